@@ -304,7 +304,8 @@ def void_checked(ledger: Any, hand: str, *, reason: str, by: str,
     events = [r.event for r in rows]
     if split_stream(events)[2]:
         raise IllegalAction("the hand is already voided", hand=hand)
-    to_them = carried_taken(ledger, hand, "a void returns every contribution", together)
+    to_them = carried_taken(ledger, hand, "a void returns every contribution", together,
+                            voiding=True)
     carried = {r.seq for r in rows if r.type == "carry_over" and (
         to_them if r.event.direction == "out" else r.event.other_hand in together)}
     drop = ({r.seq for r in rows if r.type == "hand_ended"} | carried
@@ -434,12 +435,12 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         return Corrected(done.seq, done.before, done.after, done.downstream, words)
     void = last[-1].event if last[-1].type == "hand_voided" else None
     if void is not None:
-        carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
         try:
             carried_in_dropped(rows, last)
         except IllegalAction as exc:
             raise IllegalAction(f"cannot undo the void at seq {last[-1].seq} (by {void.by}: "
                                 f"{void.reason}): {exc.reason}", hand=hand) from None
+        carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
     words = (f"the void at seq {last[-1].seq} (by {void.by}: {void.reason})" if void
              else ", ".join(_amendment_words(r, rows) for r in last))
     correction = ev.Correction(changes=[ev.Change(op="delete", seq=r.seq) for r in last],

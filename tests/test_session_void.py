@@ -190,7 +190,18 @@ def test_a_session_whose_carried_pot_a_later_hand_took_voids_whole(user, db) -> 
                                 "host: wrong ledger): the void dropped the 4 chip(s) carried "
                                 "into the hand from hand h1, voided with it, whose void gave "
                                 "them back to its players (RULES.md §7.1): back in play, the "
-                                "hand would count them twice\n")
+                                "hand would count them twice; one undo takes back one hand's "
+                                "void, and the other's is refused likewise: the two voids "
+                                "stand; nothing written\n")
+    # h1's void taken back would carry the 4 to h2, whose void dropped them: refused too
+    code, out, err = _unchanged(user, Path(db), "undo", "h1", "--by", "host")
+    assert (code, out, err) == (2, "", "error: hand h1: cannot undo the void at seq 24 (by "
+                                "host: wrong ledger): the void gave back to its players the 4 "
+                                "chip(s) the hand carried to hand h2, voided with it, whose "
+                                "void dropped them (RULES.md §7.1): back in play, the hand "
+                                "would carry them to a hand that takes none; one undo takes "
+                                "back one hand's void, and the other's is refused likewise: "
+                                "the two voids stand; nothing written\n")
     build(Path(db), [(("buyin", "sat", "Ann", "100"), None),
                      (("buyin", "sat", "Bob", "100"), None),
                      (("hand", "start", "--session", "sat", "--hand", "h3", *CARRY, "--seats",
@@ -229,6 +240,12 @@ def test_voids_of_a_carry_and_its_taker_voided_before_are_refused(user, db) -> N
     them back twice, so ``session void`` is refused naming h2, nothing written; h2's void
     undone, ``void h1 h2`` goes in, nets back to the buy-ins."""
     _carry_night(Path(db))
+    code, out, err = _unchanged(user, Path(db), "void", "h1", *WHY)
+    assert (code, out, err) == (2, "", "error: hand h1: hand h2 took the chips this hand "
+                                "carried to the session's next hand (RULES.md §3.8, §7.1), and "
+                                "a void returns every contribution: the chips would be counted "
+                                "twice; nothing written; void them together in one write "
+                                "(`handledger void h1 h2`)\n")
     assert user("void", "h2", *WHY)[0] == 0
     code, out, err = _unchanged(user, Path(db), "session", "void", "sat", *WHY)
     assert (code, out, err) == (2, "", "error: hand h1: hand h2, voided before, passes on the "
@@ -257,9 +274,18 @@ def test_no_undo_of_a_void_once_a_buy_in_of_its_players_is_retracted(user, fri) 
     assert user("void", "h1", "h2", "h3", *WHY)[0] == 0
     for seq in ("5", "4"):
         assert user("entry", "retract", "fri", seq, *WHY)[0] == 0
+    # back in the books on Ann 102, Bob 98, which h1 and h2, voided, no longer leave
     assert user("undo", "h3", "--by", "host") == (0, (
         "undid the void at seq 9 (by host: wrong ledger) in hand h3 (seq 10); change in net: "
-        "Ann +1, Bob -1; by the rules: Ann +1, Bob -1\n"), "")
+        "Ann +1, Bob -1; by the rules: Ann +1, Bob -1\n"
+        "  warning: hand h3, back in the books, starts Ann with 102, the books have 100 for "
+        "Ann before it: hand h2, before it, is voided and counts for nothing (undo its void "
+        "too, and this hand follows it)\n"
+        "  warning: hand h3, back in the books, starts Bob with 98, the books have 100 for "
+        "Bob before it: hand h2, before it, is voided and counts for nothing (undo its void "
+        "too, and this hand follows it)\n"
+        "    to follow it: `handledger correct h3 --replace 1 JSON --reason … --by …`, JSON "
+        "the \"event\" of `handledger export h3`'s first line with Ann 100, Bob 100\n"), "")
     assert user("void", "h3", *WHY)[0] == 0  # seq 11 drops h3's end again, seq 12 voids it
     assert user("entry", "retract", "fri", "3", *WHY)[0] == 0
     code, out, err = _unchanged(user, fri, "undo", "h3", "--by", "host")
