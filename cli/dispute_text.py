@@ -246,7 +246,8 @@ def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
     for d in downstream:
         hands.setdefault(d.hand, []).append(d)
     for hand, starts in hands.items():
-        lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the "
+        lines += [_own_start(d) if d.itself else
+                  f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the "
                   f"corrected final stack is {d.expected} (was {d.was})" for d in starts]
         stacks = ", ".join(f"{d.player} {d.expected}" for d in starts)
         json_is = f"JSON the \"event\" of `handledger export {hand}`'s first line with {stacks}"
@@ -263,6 +264,15 @@ def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
                      f"{seq.group(1) if seq else 'SEQ'} ACTION` tries it and names any later "
                      f"action refused then; {json_is})")
     return lines
+
+
+def _own_start(d: Any) -> str:
+    """The warning of a hand whose void was undone, back in the books on a start they do not
+    follow (:func:`replay.whatif.start_unfollowed`)."""
+    why = (f"hand {d.voided}, before it, is voided and counts for nothing (undo its void too, "
+           "and this hand follows it)" if d.voided else "the audit's stack_continuity")
+    return (f"  warning: hand {d.hand}, back in the books, starts {d.player} with {d.starting}, "
+            f"the books have {d.expected} for {d.player} before it: {why}")
 
 
 def _json(detail: dict[str, Any]) -> str:

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from replay.compare import Discrepancy
 
 
-def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] = ()
-                  ) -> bool:
+def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] = (),
+                  *, voiding: bool = False) -> bool:
     """Refuse a void of ``hand`` (or the undo of its void) once a later hand took the chips it
     carried out or passed on (RULES.md §3.8, §7.1): ``doing`` would give them back to the
     players while that hand holds them. A hand of ``together`` (voided in the same write,
@@ -31,6 +31,9 @@ def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] 
     void drops their ``carry_over`` in; what it passes on in turn is followed to the hand
     that took that. True when the chips went to hands of ``together`` alone (the void of
     ``hand`` then drops its ``carry_over`` out), False when no hand took any.
+
+    ``voiding``: the void of ``hand`` (not an undo): its refusal names the way through,
+    ``void`` of the hand and every hand that took the chips after it, in one write.
 
     Raises:
         IllegalAction: naming the first hand not of ``together`` that took them (voided
@@ -52,30 +55,48 @@ def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] 
             f"session's next hand (RULES.md §3.8, §7.1), and {doing}: the chips would be "
             f"counted twice; nothing written; void both in one write (undo the void of hand "
             f"{later} first)", hand=hand)
+    way = ""
+    if voiding:  # the takers voided with it give the chips to nobody: the way through
+        chain = [hand]
+        while chain[-1] is not None and len(chain) < 50:
+            chain.append(taken_by(ledger, chain[-1]))
+        way = f"; void them together in one write (`handledger void {' '.join(chain[:-1])}`)"
     raise IllegalAction(
         f"hand {later} took the chips this hand carried to the session's next hand "
         f"(RULES.md §3.8, §7.1), and {doing}: the chips would be counted twice; nothing "
-        "written", hand=hand)
+        f"written{way}", hand=hand)
 
 
 def carried_in_dropped(rows: Sequence[Any], void: Sequence[Any]) -> None:
     """Refuse the undo of ``void`` (the rows of a void of the hand stream ``rows``) when it
-    dropped the ``carry_over`` in of chips carried from a hand voided in the same write
-    (:func:`replay.corrections.void_checked`): that hand's void gave them back to its players,
-    and back in play this hand would hold them too (RULES.md §7.1).
+    dropped a ``carry_over`` of chips carried between the hand and one voided in the same
+    write (:func:`replay.corrections.void_checked`): dropped in, that hand's void gave them
+    back to its players, and back in play this hand would hold them too; dropped out, this
+    void gave them back, and back in play the hand would carry them to one that takes none
+    (RULES.md §7.1). Neither undo can go first, so the two voids stand.
 
     Raises:
         IllegalAction: naming the chips and the hand they came from.
     """
-    came = rows[1] if len(rows) > 1 and rows[1].type == "carry_over" else None
-    if came is None or came.event.direction != "in":
-        return
-    if any(c.op == "delete" and c.seq == came.seq for r in void if r.type == "correction"
-           for c in r.event.changes):
+    dropped = {c.seq for r in void if r.type == "correction" for c in r.event.changes
+               if c.op == "delete"}
+    for row in rows:
+        if row.type != "carry_over" or row.seq not in dropped:
+            continue
+        chips, other = row.event.amount, row.event.other_hand
+        if row.event.direction == "in":
+            raise IllegalAction(
+                f"the void dropped the {chips} chip(s) carried into the hand from hand {other}, "
+                f"voided with it, whose void gave them back to its players (RULES.md §7.1): "
+                f"back in play, the hand would count them twice; {_BOTH}")
         raise IllegalAction(
-            f"the void dropped the {came.event.amount} chip(s) carried into the hand from hand "
-            f"{came.event.other_hand}, voided with it, whose void gave them back to its "
-            "players (RULES.md §7.1): back in play, the hand would count them twice")
+            f"the void gave back to its players the {chips} chip(s) the hand carried to hand "
+            f"{other}, voided with it, whose void dropped them (RULES.md §7.1): back in play, "
+            f"the hand would carry them to a hand that takes none; {_BOTH}")
+
+
+_BOTH = ("one undo takes back one hand's void, and the other's is refused likewise: the two "
+         "voids stand; nothing written")
 
 
 def passed_on_reach(ledger: Any, hand: str, session: str | None, voided: HandReplay) -> None:
@@ -94,10 +115,14 @@ def passed_on_reach(ledger: Any, hand: str, session: str | None, voided: HandRep
         return
     later = later_hand(ledger, hand, session)
     if later is not None:
+        came = [r.event.other_hand for r in ledger.read(hand)
+                if r.type == "carry_over" and r.event.direction == "in"]
+        way = (f"; void hand {came[0]}, whose chips they are, with it in one write "
+               f"(`handledger void {came[0]} {hand}`)" if came else "")
         raise IllegalAction(
             f"voided, the hand would pass the {chips} chip(s) carried into it on to the "
             f"session's next hand (RULES.md §7.1), but hand {later} started after it without "
-            "them and takes nothing more: the chips would be lost; nothing written",
+            f"them and takes nothing more: the chips would be lost; nothing written{way}",
             hand=hand)
 
 

@@ -304,11 +304,14 @@ def void_checked(ledger: Any, hand: str, *, reason: str, by: str,
     events = [r.event for r in rows]
     if split_stream(events)[2]:
         raise IllegalAction("the hand is already voided", hand=hand)
-    to_them = carried_taken(ledger, hand, "a void returns every contribution", together)
+    to_them = carried_taken(ledger, hand, "a void returns every contribution", together,
+                            voiding=True)
     carried = {r.seq for r in rows if r.type == "carry_over" and (
         to_them if r.event.direction == "out" else r.event.other_hand in together)}
     drop = ({r.seq for r in rows if r.type == "hand_ended"} | carried
             | _past_the_break(events))
+    if any(r.seq in carried and r.event.direction == "in" for r in rows):
+        drop |= _past_the_dropped_carry(events, drop)
     new: list[Any] = []
     if drop:
         specs = [ChangeSpec("delete", seq) for seq in sorted(drop)]
@@ -345,6 +348,25 @@ def _past_the_break(events: list[Any]) -> set[int]:
     except IllegalAction as exc:
         if exc.seq is not None and exc.seq > 1:
             return set(range(exc.seq, len(events) + 1))
+    return set()
+
+
+def _past_the_dropped_carry(events: list[Any], drop: set[int]) -> set[int]:
+    """The seqs in force of a hand stream from the first event the rules refuse on once the
+    seqs ``drop`` are gone, a void's ``carry_over`` in with them: a pot-limit raise the
+    carried chips allowed is above the maximum without them. A void returns every
+    contribution, so it drops what cannot be played without the carry, as it drops the rest
+    of a stream that does not replay (:func:`_past_the_break`; RULES.md §7.1); empty when the
+    rest replays."""
+    from replay.amendments import numbered_events
+    from replay.fold import fold
+
+    kept = [n for n in numbered_events(events)[0] if n.inserted or n.seq not in drop]
+    try:
+        fold([n.event for n in kept])
+    except IllegalAction as exc:
+        if exc.seq is not None and exc.seq > 1:
+            return {n.seq for n in kept[exc.seq - 1:] if not n.inserted}
     return set()
 
 
@@ -413,12 +435,12 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         return Corrected(done.seq, done.before, done.after, done.downstream, words)
     void = last[-1].event if last[-1].type == "hand_voided" else None
     if void is not None:
-        carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
         try:
             carried_in_dropped(rows, last)
         except IllegalAction as exc:
             raise IllegalAction(f"cannot undo the void at seq {last[-1].seq} (by {void.by}: "
                                 f"{void.reason}): {exc.reason}", hand=hand) from None
+        carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
     words = (f"the void at seq {last[-1].seq} (by {void.by}: {void.reason})" if void
              else ", ".join(_amendment_words(r, rows) for r in last))
     correction = ev.Correction(changes=[ev.Change(op="delete", seq=r.seq) for r in last],
@@ -449,7 +471,23 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         closed_void(ledger, hand, rows[0].session, events, after,
                      doing=f"undoing {words} of hand {hand}")
     [correction] = _signed(hand, events, [correction], keys, sign)
-    return _append(ledger, hand, rows, correction, words, closed=closed)
+    done = _append(ledger, hand, rows, correction, words, closed=closed)
+    return _own_start_warned(ledger, hand, rows[0].session, done) if void else done
+
+
+def _own_start_warned(ledger: Any, hand: str, session: str | None, done: Corrected
+                      ) -> Corrected:
+    """``done`` (the undo of ``hand``'s void) with the players whose start of the hand the
+    books do not follow, back in them, warned of first
+    (:func:`replay.whatif.start_unfollowed`: ``void a1 a2``, ``undo a2``)."""
+    if session is None or done.before is None:
+        return done
+    from dataclasses import replace
+
+    from replay.whatif import start_unfollowed
+
+    own = start_unfollowed(ledger, hand, session, done.before, done.after)
+    return replace(done, downstream=own + done.downstream) if own else done
 
 
 def _undoable(rows: Sequence[Any], last: Sequence[Any]) -> None:

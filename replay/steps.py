@@ -173,7 +173,8 @@ class Step:
         return f"{self.seq}+" if self.inserted else str(self.seq)
 
     def explanation(self) -> tuple[str, ...]:
-        """Every pot in words, then the uncalled chips returned: the lines ``show`` prints.
+        """Every pot in words, then the uncalled chips returned (a voided hand's: every
+        contribution): the lines ``show`` prints.
         A pot not yet awarded reads ``pot N: AMOUNT (ELIGIBLE, ...)``."""
         lines = []
         for pot in self.pots:
@@ -181,7 +182,9 @@ class Step:
             lines.extend(pot.lines or (unpaid,))
         if self.returned:
             back = ", ".join(f"{p} {c}" for p, c in self.returned.items())
-            lines.append(f"uncalled returned: {back}")
+            said = ("voided: every contribution returned" if self.status == "voided"
+                    else "uncalled returned")  # a void's, as `replay` says it (RULES.md §7.1)
+            lines.append(f"{said}: {back}")
         lines.extend(f"note: {note}" for note in self.notes)
         return tuple(lines)
 

@@ -160,7 +160,7 @@ def void_session(ledger: Any, session: str, *, reason: str, by: str,
     state = session_state(ledger, session)
     hands = ledger.streams(kind="hand", session=session)
     if not state.opened and not hands:
-        raise no_session(session, session_names(ledger))
+        raise no_session(session, session_names(ledger), to_open=False)
     if state.closed and not closed:
         raise LedgerError(
             f"session {session} is closed (entry {state.closed_seq}; its books were settled "

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from engine.errors import IllegalAction
@@ -39,11 +39,18 @@ class Downstream:
     expected: int
     was: int
     refused: str | None = None
+    #: the hand itself, its void undone (:func:`start_unfollowed`): ``expected`` is the
+    #: player's stack the books have before it; ``voided``: the latest hand of the session
+    #: before it that seats him and is voided ("": none)
+    itself: bool = False
+    voided: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         out = {"hand": self.hand, "player": self.player, "starting": self.starting,
                "expected": self.expected, "was": self.was,
                "diff": self.starting - self.expected}
+        if self.itself:
+            out = {**out, "itself": True, "voided": self.voided}
         return out if self.refused is None else {**out, "refused": self.refused}
 
 
@@ -76,7 +83,6 @@ def follow_refusal(events: Sequence[Any], stacks: dict[str, int]) -> str | None:
 def with_refusals(ledger: Any, found: list[Downstream]) -> list[Downstream]:
     """``found``, each later hand's entries with :func:`follow_refusal` of its start corrected
     to all of their expected stacks."""
-    from dataclasses import replace
 
     hands: dict[str, dict[str, int]] = {}
     for d in found:
@@ -300,6 +306,35 @@ def downstream_of(ledger: Any, hand: str, session: str, before: HandReplay,
     return _downstream(ledger, out, replays, later)
 
 
+def start_unfollowed(ledger: Any, hand: str, session: str, before: HandReplay,
+                     after: HandReplay) -> list[Downstream]:
+    """The players whose start of ``hand`` itself the books do not follow once its void is
+    undone (``before``: the hand voided, ``after``: back in the books): a voided hand starts
+    nothing the books follow (README: net), so a hand it started on voided since, or with it
+    (``void a1 a2``), leaves the books another stack for him there (the audit's
+    ``stack_continuity``). Each a :class:`Downstream` with ``itself`` and the voided hand
+    before it that seats him; empty in a session that follows no book entries. Reads only."""
+    streams = ledger.streams(kind="hand", session=session)
+    replays: dict[str, HandReplay] = {}
+    for stream in streams:
+        if stream == hand:
+            replays[stream] = before
+            continue
+        try:
+            replays[stream] = replay_events([r.event for r in ledger.read(stream)])
+        except IllegalAction:
+            continue
+    found = _downstream(ledger, _Change(hand, session, before, after), replays, [hand],
+                        itself=True)
+    earlier = [s for s in streams[:streams.index(hand)] if s in replays
+               and replays[s].result.status == "voided"][::-1] if hand in streams else []
+
+    def voided(player: str) -> str:
+        return next((s for s in earlier if player in replays[s].result.starting), "")
+
+    return [replace(d, itself=True, voided=voided(d.player)) for d in found]
+
+
 def _followed(ledger: Any, stream: str) -> bool:
     """Whether the hand ``stream`` replays and is not voided: one whose starting stacks the
     books follow (:func:`downstream_of`)."""
@@ -320,7 +355,7 @@ class _Change(NamedTuple):
 
 
 def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay],
-                later: list[str]) -> list[Downstream]:
+                later: list[str], *, itself: bool = False) -> list[Downstream]:
     """The later hands whose starting stack of a player no longer follows because of the
     correction: his stack after his previous hand, the correction applied (the hand's
     effective, as-corrected result: never the original's), plus what he bought since
@@ -354,6 +389,8 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
             for key, s in now.items()
             if s.hand in later and s.expected is not None and s.expected != s.actual
             and (key not in was or was[key].expected != s.expected)])
+    if itself:  # no book entries followed: nothing before the hand to follow
+        return []
     old_final, new_final = _paid_final(out.before), _paid_final(out.after)
     pending = {p for p in new_final if new_final[p] != old_final[p]}
     found = []

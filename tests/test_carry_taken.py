@@ -159,7 +159,8 @@ def test_no_void_passes_chips_to_a_hand_that_started_without_them(user, db: str,
                    declare="no_eligible_winner=carry_over")
     said = ("error: hand h2: voided, the hand would pass the 4 chip(s) carried into it on to "
             "the session's next hand (RULES.md §7.1), but hand h3 started after it without "
-            "them and takes nothing more: the chips would be lost; nothing written")
+            "them and takes nothing more: the chips would be lost; nothing written; void hand "
+            "h1, whose chips they are, with it in one write (`handledger void h1 h2`)")
     code, _, err = user("void", "h2", "--reason", "misdeal", "--by", "Dan")
     assert (code, err.strip().splitlines()[-1]) == (2, said)
     assert user("void", "h3", "--reason", "misdeal", "--by", "Dan")[0] == 0

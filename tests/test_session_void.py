@@ -107,8 +107,9 @@ def test_session_void_passes_over_what_is_taken_back_already(user, fri) -> None:
 
 def test_session_void_refusals_write_nothing(user, fri) -> None:  # noqa: ANN001
     code, _, err = _unchanged(user, fri, "session", "void", "frx", *WHY)
-    assert (code, err) == (2, "error: no session 'frx' (open it with `handledger session "
-                              "open frx`); did you mean 'fri'?\n")
+    assert (code, err) == (2, "error: no session 'frx'; did you mean 'fri'?\n")
+    code, _, err = _unchanged(user, fri, "session", "void", "club-w2", *WHY)
+    assert (code, err) == (2, "error: no session 'club-w2' (the ledger's sessions: 'fri')\n")
     assert user("session", "open", "sun")[0] == 0
     code, _, err = _unchanged(user, fri, "session", "void", "sun", *WHY)
     assert (code, err) == (2, "error: session sun holds no hand and no book entry: nothing to "
@@ -189,7 +190,18 @@ def test_a_session_whose_carried_pot_a_later_hand_took_voids_whole(user, db) -> 
                                 "host: wrong ledger): the void dropped the 4 chip(s) carried "
                                 "into the hand from hand h1, voided with it, whose void gave "
                                 "them back to its players (RULES.md §7.1): back in play, the "
-                                "hand would count them twice\n")
+                                "hand would count them twice; one undo takes back one hand's "
+                                "void, and the other's is refused likewise: the two voids "
+                                "stand; nothing written\n")
+    # h1's void taken back would carry the 4 to h2, whose void dropped them: refused too
+    code, out, err = _unchanged(user, Path(db), "undo", "h1", "--by", "host")
+    assert (code, out, err) == (2, "", "error: hand h1: cannot undo the void at seq 24 (by "
+                                "host: wrong ledger): the void gave back to its players the 4 "
+                                "chip(s) the hand carried to hand h2, voided with it, whose "
+                                "void dropped them (RULES.md §7.1): back in play, the hand "
+                                "would carry them to a hand that takes none; one undo takes "
+                                "back one hand's void, and the other's is refused likewise: "
+                                "the two voids stand; nothing written\n")
     build(Path(db), [(("buyin", "sat", "Ann", "100"), None),
                      (("buyin", "sat", "Bob", "100"), None),
                      (("hand", "start", "--session", "sat", "--hand", "h3", *CARRY, "--seats",
@@ -198,11 +210,42 @@ def test_a_session_whose_carried_pot_a_later_hand_took_voids_whole(user, db) -> 
         "hand_started", "forced_bet", "forced_bet"]  # no carry_over in
 
 
+def test_the_declare_night_whose_pot_limit_raise_the_carry_allowed_voids_whole(user) -> None:  # noqa: ANN001
+    """The bundled declare night: hand 3 carries 28 into hand 4 (pot-limit), where Ann's raise
+    to 29 (seq 15) is legal with them only (22 the maximum without). Hand 4's void drops the
+    carry_over in and, as a void drops what cannot be played, seq 15 on: its players get back
+    what they put in before it (Ann 2, Bob 3, Cy 5, Dee 5). Nets before: Dee +157, Bob +87,
+    Ann +76, Cy -320; after: every net, buy-in and cash-out 0, the audit and verify clean."""
+    assert user("run", str(DATA / "declare"))[0] == 0
+    assert [line.split()[:2] for line in user("balances")[1].splitlines()[1:]] == [
+        ["Dee", "157"], ["Bob", "87"], ["Ann", "76"], ["Cy", "-320"]]
+    code, out, err = user("session", "void", "declare-night", *WHY, "--closed")
+    assert (code, out, err) == (0, "session declare-night voided: 10 hands voided, 11 book "
+                                "entries retracted (7 buy-ins, 4 cash-outs, 0 payments); every "
+                                "net in declare-night is 0 now\n", "")
+    assert [line.split()[:4] for line in user("balances")[1].splitlines()[1:]] == [
+        ["Ann", "0", "0", "0"], ["Bob", "0", "0", "0"], ["Cy", "0", "0", "0"],
+        ["Dee", "0", "0", "0"]]
+    assert user("audit")[1].startswith("audit clean: 10 hand(s) in 1 session(s)")
+    assert user("verify")[0] == 0
+    voided = user("history", "declare-night-4")[1].splitlines()
+    assert "        delete seq 2 (seq 2 was: carry_over 28 in declare-night-3)" in voided
+    assert "        delete seq 15 (seq 15 was: bet_raise Ann 29)" in voided
+    assert user("show", "declare-night-4")[1].splitlines()[-1] == (
+        "    voided: every contribution returned: Ann 2, Bob 3, Cy 5, Dee 5")
+
+
 def test_voids_of_a_carry_and_its_taker_voided_before_are_refused(user, db) -> None:  # noqa: ANN001
     """h2 voided alone passes the 4 carried into it on (RULES.md §7.1): voiding h1 then gives
     them back twice, so ``session void`` is refused naming h2, nothing written; h2's void
     undone, ``void h1 h2`` goes in, nets back to the buy-ins."""
     _carry_night(Path(db))
+    code, out, err = _unchanged(user, Path(db), "void", "h1", *WHY)
+    assert (code, out, err) == (2, "", "error: hand h1: hand h2 took the chips this hand "
+                                "carried to the session's next hand (RULES.md §3.8, §7.1), and "
+                                "a void returns every contribution: the chips would be counted "
+                                "twice; nothing written; void them together in one write "
+                                "(`handledger void h1 h2`)\n")
     assert user("void", "h2", *WHY)[0] == 0
     code, out, err = _unchanged(user, Path(db), "session", "void", "sat", *WHY)
     assert (code, out, err) == (2, "", "error: hand h1: hand h2, voided before, passes on the "
@@ -231,9 +274,18 @@ def test_no_undo_of_a_void_once_a_buy_in_of_its_players_is_retracted(user, fri) 
     assert user("void", "h1", "h2", "h3", *WHY)[0] == 0
     for seq in ("5", "4"):
         assert user("entry", "retract", "fri", seq, *WHY)[0] == 0
+    # back in the books on Ann 102, Bob 98, which h1 and h2, voided, no longer leave
     assert user("undo", "h3", "--by", "host") == (0, (
         "undid the void at seq 9 (by host: wrong ledger) in hand h3 (seq 10); change in net: "
-        "Ann +1, Bob -1; by the rules: Ann +1, Bob -1\n"), "")
+        "Ann +1, Bob -1; by the rules: Ann +1, Bob -1\n"
+        "  warning: hand h3, back in the books, starts Ann with 102, the books have 100 for "
+        "Ann before it: hand h2, before it, is voided and counts for nothing (undo its void "
+        "too, and this hand follows it)\n"
+        "  warning: hand h3, back in the books, starts Bob with 98, the books have 100 for "
+        "Bob before it: hand h2, before it, is voided and counts for nothing (undo its void "
+        "too, and this hand follows it)\n"
+        "    to follow it: `handledger correct h3 --replace 1 JSON --reason … --by …`, JSON "
+        "the \"event\" of `handledger export h3`'s first line with Ann 100, Bob 100\n"), "")
     assert user("void", "h3", *WHY)[0] == 0  # seq 11 drops h3's end again, seq 12 voids it
     assert user("entry", "retract", "fri", "3", *WHY)[0] == 0
     code, out, err = _unchanged(user, fri, "undo", "h3", "--by", "host")
@@ -362,3 +414,54 @@ def test_both_prove_the_chain_first(user, fri) -> None:  # noqa: ANN001
 def test_an_empty_hand_id_among_several_is_refused(user, fri) -> None:  # noqa: ANN001
     code, _, err = _unchanged(user, fri, "void", "h1", "", *WHY)
     assert (code, err) == (2, "error: HAND...: a hand id is needed\n")
+
+
+def test_show_of_a_voided_hand_says_every_contribution_returned(user, db) -> None:  # noqa: ANN001
+    """Bob bets 10, Ann calls, the hand is voided: both get their 10 back, not as uncalled
+    chips (both were called) but as a void's refunds, as ``replay`` says it."""
+    build(Path(db), [
+        (("hand", "start", "--hand", "v1", "--game", "NT", "--stakes", "1/2", "--seats",
+          "Ann:100,Bob:100", "--button", "Bob"), None),
+        table("v1", ["d dh Ann ????", "d dh Bob ????", "Bob cbr 10", "Ann cc"]),
+        (("void", "v1", *WHY), None)])
+    assert user("show", "v1")[1].splitlines()[-1] == (
+        "    voided: every contribution returned: Ann 10, Bob 10")
+
+
+def _pair(db: Path) -> None:
+    """fri, Ann and Bob buy in 100: a1 (Bob the button) Bob raises to 10, Ann folds her big
+    blind: Ann 98, Bob 102; a2 starts on that (Ann the button), Ann raises to 6, Bob folds
+    his big blind: Ann 100, Bob 100; a3 starts on that, in play."""
+    start = ("hand", "start", "--session", "fri", "--game", "NT", "--stakes", "1/2", "--hand")
+    build(db, [
+        (("session", "open", "fri"), None), (("buyin", "fri", "Ann", "100"), None),
+        (("buyin", "fri", "Bob", "100"), None),
+        ((*start, "a1", "--seats", "Ann:100,Bob:100", "--button", "Bob"), None),
+        table("a1", ["d dh Ann ????", "d dh Bob ????", "Bob cbr 10", "Ann f", "end"]),
+        ((*start, "a2", "--seats", "Ann:98,Bob:102", "--button", "Ann"), None),
+        table("a2", ["d dh Ann ????", "d dh Bob ????", "Ann cbr 6", "Bob f", "end"]),
+        ((*start, "a3", "--seats", "Ann:100,Bob:100", "--button", "Bob"), None),
+        (("void", "a1", "a2", *WHY), None)])
+
+
+def test_undo_of_the_later_void_of_a_pair_warns_its_start_is_not_followed(user, db) -> None:  # noqa: ANN001
+    """``void a1 a2``, then ``undo a2``: a2 is back on Ann 98, Bob 102, which a1, still voided,
+    no longer leaves (the books: their buy-ins, 100 each): warned as ``undo a1`` warns of a3;
+    a1's void undone then, a2 follows it and the audit finds only a3 in play."""
+    _pair(Path(db))
+    code, out, err = user("undo", "a2", "--by", "host")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "undid the void at seq 10 (by host: wrong ledger) in hand a2 (seq 11); change in net: "
+        "Bob -2, Ann +2; by the rules: Bob -2, Ann +2",
+        "  warning: hand a2, back in the books, starts Bob with 102, the books have 100 for Bob "
+        "before it: hand a1, before it, is voided and counts for nothing (undo its void too, "
+        "and this hand follows it)",
+        "  warning: hand a2, back in the books, starts Ann with 98, the books have 100 for Ann "
+        "before it: hand a1, before it, is voided and counts for nothing (undo its void too, "
+        "and this hand follows it)",
+        "    to follow it: `handledger correct a2 --replace 1 JSON --reason … --by …`, JSON the "
+        "\"event\" of `handledger export a2`'s first line with Bob 100, Ann 100"]
+    assert user("undo", "a1", "--by", "host")[0] == 0
+    assert user("audit")[1].splitlines()[-1] == (
+        "audit: 1 discrepancy in 3 hand(s) in 1 session(s) (in_progress 1)")

@@ -164,13 +164,16 @@ def open_state(ledger: Any, name: str, *, allow_closed: bool = False,
     return state
 
 
-def no_session(name: str, names: list[str]) -> NotFound:
+def no_session(name: str, names: list[str], *, to_open: bool = True) -> NotFound:
     """The refusal of a command that needs session ``name``, which is none of the sessions
     ``names`` (the closest named): ``no session 'fri' (open it with `handledger session open
     fri`); did you mean 'friday'?``. When one of ``names`` differs from ``name`` only in case
     or in how its letters are encoded (:func:`ledger.model.names.look_alikes`), ``session
     open`` would refuse ``name`` beside it, so the refusal names that session alone: ``no
-    session 'Friday'; did you mean 'friday'? (…)``."""
+    session 'Friday'; did you mean 'friday'? (…)``. ``to_open`` False (a command that takes
+    back what a session holds, ``session void``): opening one is no way through, so the
+    refusal names the closest sessions, else the sessions there are: ``no session 'club-w2';
+    did you mean 'club-w1'?``, ``no session 'x' (the ledger's sessions: 'fri', 'sat')``."""
     same = look_alikes(name, names)
     if same:
         return NotFound(f"no session {spelled(name)}; did you mean "
@@ -178,6 +181,10 @@ def no_session(name: str, names: list[str]) -> NotFound:
                         "typed: a new session named like it would be refused)")
     close = difflib.get_close_matches(name, names, n=3)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    if not to_open:
+        listed = ", ".join(map(repr, sorted(names)[:10])) + (", …" if len(names) > 10 else "")
+        there = f" (the ledger's sessions: {listed})" if names else " (the ledger has none)"
+        return NotFound(f"no session {name!r}{hint or there}")
     return NotFound(f"no session {name!r} (open it with `handledger session open {name}`)"
                     f"{hint}")
 
