@@ -4,7 +4,8 @@ is no file at the path while a process (an ``import`` of a new ledger) is making
 read that finds one being made waits for it as for a writer, or, with ``--no-wait``, says in
 one line which process makes it; a ``.new`` file of a process that is gone is no ledger being
 made. The maker here is a process of its own that holds its ``.new`` file until told to
-finish (the ledger linked into place, its ``.new`` gone), as an import stopped there would."""
+finish (the ledger linked into place, its ``.new`` gone), as an import stopped there would;
+like a command it then waits for a reader that opened the new ledger before it did."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from tests.test_waiting import start, waiting_line
 MAKE = """
 import os, sys
 from ledger.store.store import Ledger
+from ledger.store.waiting import configure
+configure(60)  # as handledger's commands wait (30 s): a reader may open the ledger first
 db = sys.argv[1]
 partial = f"{db}.{os.getpid()}-0123abcd.new"
 open(partial, "w").close()
