@@ -12,8 +12,8 @@ from ledger.store.store import Ledger
 def correct_the_books(run: Any, db: str) -> None:
     """Through the commands ``run`` runs on the ledger ``db`` (``data/`` imported): the
     dispute's main pot paid to Ann by a correction, the first hand of no session voided, a
-    buy-in of s02 amended, one of s03 raised and another retracted, and Alicia made Alice in
-    every session."""
+    buy-in of s02 amended, one of s03 raised and a payment there retracted, and Alicia made
+    Alice in every session."""
     assert run("correct", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after",
                "23", "pay Ann 300", "--reason", "main pot to Ann", "--by", "floor"
                ).exit_code == 0
@@ -25,12 +25,11 @@ def correct_the_books(run: Any, db: str) -> None:
     # s02 and s03 are closed: their buy-ins change with --closed
     assert run("entry", "amend", "s02", "2", "160", "--reason", "miscounted", "--by", "host",
                "--closed").exit_code == 0
-    # Carol's first buy-in of s03 counted 200 more, and Grace's rebuy of 40 retracted (the
-    # buy-ins still cover the cash-outs; her first buy-in stays, so the hands seating her
-    # start from chips she bought)
+    # Carol's first buy-in of s03 counted 200 more, and Alice's payment to Heidi retracted
+    # (no buy-in of s03 can be: each is played with by a hand after it, RULES.md §1.1)
     assert run("entry", "amend", "s03", "2", "350", "--reason", "miscounted", "--by", "host",
                "--closed").exit_code == 0
-    assert run("entry", "retract", "s03", "10", "--reason", "never", "--by", "host",
+    assert run("entry", "retract", "s03", "21", "--reason", "never", "--by", "host",
                "--closed").exit_code == 0
     # Alice is Alicia in every session, not only in s01 where it is recorded
     assert run("player", "alias", "Alicia", "Alice", "--session", "s01").exit_code == 0

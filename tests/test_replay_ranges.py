@@ -141,7 +141,7 @@ def test_mixed_ledger_in_ranges_as_in_one_process(tmp_path: Path, run: Any, db: 
             if d.session in ("s02", "s03")] == [
         ("stack_continuity", "s02-001", "Carol", 160, 100),
         ("stack_continuity", "s03-001", "Carol", 350, 150),
-        ("stack_continuity", "s03-019", "Grace", 0, 40)]  # her rebuy of 40 retracted
+        ("settlement", None, "Alicia", -700, 0)]  # Alice's payment of 7.00 USD retracted
     assert one.series.aliases["Alice"] == "Alicia" and one.series.nicknames
 
 
