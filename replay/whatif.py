@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from engine.errors import IllegalAction
 from ledger.model import events as ev
 from ledger.model.errors import locating
-from ledger.store.streams import platform_names
+from ledger.store.streams import platform_names, read_hands
 from replay.correction_build import ChangeSpec, build_correction
 from replay.fold import HandReplay, replay_events
 
@@ -262,23 +262,37 @@ def _session_effects(ledger: Any, out: WhatIf) -> None:
     no longer follow (:func:`_downstream`)."""
     streams = ledger.streams(kind="hand", session=out.session)
     later = streams[streams.index(out.hand) + 1 :] if out.hand in streams else []
-    before: dict[str, HandReplay] = {}
-    for stream in streams:
+    before = session_replays(ledger, streams, out.hand, out.before)
+    for stream, replayed in before.items():
         if stream == out.hand:
             b, a = paid_net(out.before), paid_net(out.after)
-            before[stream] = out.before
         else:
-            try:
-                replayed = replay_events([r.event for r in ledger.read(stream)])
-            except IllegalAction:
-                continue
-            before[stream] = replayed
             b = a = paid_net(replayed)
         for p, n in b.items():
             out.session_before[p] = out.session_before.get(p, 0) + n
         for p, n in a.items():
             out.session_after[p] = out.session_after.get(p, 0) + n
     out.downstream.extend(_downstream(ledger, out, before, later))
+
+
+def session_replays(ledger: Any, streams: Sequence[str], hand: str, before: HandReplay
+                    ) -> dict[str, HandReplay]:
+    """``{stream: its replay}`` of the hand ``streams`` of a session, in their order, read
+    in one query (:func:`ledger.store.streams.read_hands`): ``hand`` as ``before``, every
+    other as stored; one that does not replay left out (it starts nothing the books
+    follow). Reads only."""
+    rows = read_hands(ledger, [s for s in streams if s != hand])
+    out: dict[str, HandReplay] = {}
+    for stream in streams:
+        if stream == hand:
+            out[stream] = before
+            continue
+        try:
+            stored = rows[stream] if stream in rows else ledger.read(stream)
+            out[stream] = replay_events([r.event for r in stored])
+        except IllegalAction:
+            continue
+    return out
 
 
 def downstream_of(ledger: Any, hand: str, session: str, before: HandReplay,
@@ -292,15 +306,7 @@ def downstream_of(ledger: Any, hand: str, session: str, before: HandReplay,
     later = streams[streams.index(hand) + 1:] if hand in streams else []
     if not any(_followed(ledger, s) for s in later):  # every later hand voided: none warned
         return []
-    replays: dict[str, HandReplay] = {}
-    for stream in streams:
-        if stream == hand:
-            replays[stream] = before
-            continue
-        try:
-            replays[stream] = replay_events([r.event for r in ledger.read(stream)])
-        except IllegalAction:
-            continue
+    replays = session_replays(ledger, streams, hand, before)
     later = [s for s in later if s in replays and replays[s].result.status != "voided"]
     out = _Change(hand, session, before, after)
     return _downstream(ledger, out, replays, later)
@@ -315,15 +321,7 @@ def start_unfollowed(ledger: Any, hand: str, session: str, before: HandReplay,
     ``stack_continuity``). Each a :class:`Downstream` with ``itself`` and the voided hand
     before it that seats him; empty in a session that follows no book entries. Reads only."""
     streams = ledger.streams(kind="hand", session=session)
-    replays: dict[str, HandReplay] = {}
-    for stream in streams:
-        if stream == hand:
-            replays[stream] = before
-            continue
-        try:
-            replays[stream] = replay_events([r.event for r in ledger.read(stream)])
-        except IllegalAction:
-            continue
+    replays = session_replays(ledger, streams, hand, before)
     found = _downstream(ledger, _Change(hand, session, before, after), replays, [hand],
                         itself=True)
     earlier = [s for s in streams[:streams.index(hand)] if s in replays
