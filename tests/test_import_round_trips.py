@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from tests.conftest import DATA, SHARED
 from tests.test_live_table import events, one_shot
@@ -266,3 +267,132 @@ def test_a_copy_in_another_session_s_chips_is_the_hand_the_ledger_holds(
         'ledger: its event 21 is bet_raise {"player":"Bob","to":4} here, bet_raise '
         '{"player":"Bob","to":2} in the ledger; a change to a stored hand is a correction '
         "(`handledger correct s01-001 ...`)\n"))
+
+
+#: A PokerNow log (four hands, each of three players bought 100 chips: nets +3, +1, -4) and
+#: a longer one (52 hands: eight players bought 1000 each, seven quit with 0, Aab Ovwsi
+#: still sits with the 8000).
+PN = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
+PN_BALANCES = (
+    "player                          net       buy-in     cash-out  hands sessions\n"
+    "TA (gE4aE_Yhc3)                   3          100            0      4        1\n"
+    "Anvjfbmj2 (ydk9sgEWl2)            1          100            0      4        1\n"
+    "Qapurjsa9 (BfS83Cedu3)           -4          100            0      4        1\n")
+PN_AUDIT = ("audit clean: 4 hand(s) in 1 session(s); every chip adds up in the books as stored "
+            "(the hash chain not checked: `handledger verify`)\n")
+PN_KNOWN = "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; 0 rejected\n"
+
+
+def _restored(tmp_path: Path, original: Path) -> Path:
+    """A ledger made from ``original``'s JSON-lines export (backup.jsonl) alone."""
+    backup = tmp_path / "backup.jsonl"
+    assert one_shot(original, "export", "--format", "jsonl", "-o", str(backup))[0] == 0
+    restored = tmp_path / "restored.duckdb"
+    assert one_shot(restored, "import", str(backup))[0] == 0
+    return restored
+
+
+def _later(db: Path, *args: str) -> tuple[tuple[int, str, str], ...]:
+    """What ``import ARGS`` says into ``db``, then its balances and audit."""
+    return (one_shot(db, "import", *args), one_shot(db, "balances"), one_shot(db, "audit"))
+
+
+@pytest.mark.parametrize(("opened", "name", "given"), [
+    ((), PN.name, ()),  # the same log again
+    ((), "night1.csv", ()),  # the same log under another name: another session's name
+    (("w9",), PN.name, ("--session", "w9")),  # into a session the host opened
+])
+def test_a_ledger_restored_from_its_export_knows_the_log_again(
+        tmp_path: Path, opened: tuple[str, ...], name: str, given: tuple[str, ...]) -> None:
+    """It did not: the export left out the key each of the log's session lines is stored
+    with, so the restored ledger took the opening's joins and buy-ins again (TA bought in
+    200) or, the log renamed, all four hands again in a session of its own (nets doubled),
+    its audit clean. Now the restored ledger says, stores and reckons what the original
+    does."""
+    original = tmp_path / "original.duckdb"
+    for session in opened:
+        assert one_shot(original, "session", "open", session)[0] == 0
+    assert one_shot(original, "import", *given, str(PN))[0] == 0
+    restored = _restored(tmp_path, original)
+    log = tmp_path / "later" / name
+    log.parent.mkdir()
+    log.write_bytes(PN.read_bytes())
+    said = _later(original, *given, str(log))
+    assert said == ((0, PN_KNOWN, ""), (0, PN_BALANCES, ""), (0, PN_AUDIT, ""))
+    assert _later(restored, *given, str(log)) == said
+    assert len(events(restored)) == len(events(original)) == 60
+
+
+def test_a_folder_of_the_export_and_the_log_renamed_is_one_night(tmp_path: Path) -> None:
+    """``run`` on a folder holding the export and the log under another name reads the night
+    once, as on the log and its renamed copy."""
+    original = tmp_path / "original.duckdb"
+    assert one_shot(original, "import", str(PN))[0] == 0
+    logs, restore = tmp_path / "logs", tmp_path / "restore"
+    for folder in (logs, restore):
+        folder.mkdir()
+        (folder / "night1.csv").write_bytes(PN.read_bytes())
+    (logs / PN.name).write_bytes(PN.read_bytes())
+    assert one_shot(original, "export", "--format", "jsonl", "-o",
+                    str(restore / "backup.jsonl"))[0] == 0
+    said = one_shot(tmp_path / "a.duckdb", "run", str(logs))
+    assert said == one_shot(tmp_path / "b.duckdb", "run", str(restore))
+    assert said[0] == 0 and said[1].splitlines()[0] == (
+        "imported 4 hand(s) (60 events) from 2 file(s); 4 already in the ledger; 0 rejected")
+    assert said[1].endswith(PN_BALANCES)
+
+
+def test_a_restored_early_export_takes_the_longer_log_once(tmp_path: Path) -> None:
+    """The log downloaded after hand #19, imported, exported and restored: the whole log adds
+    its 33 later hands to the restored ledger as to the original (it added the 19 again, and
+    the eight buy-ins)."""
+    lines = VK.read_text(encoding="utf-8").splitlines(keepends=True)
+    end = next(i for i, line in enumerate(lines) if line.startswith('"-- ending hand #19 --"'))
+    early = tmp_path / "early.csv"
+    early.write_text(lines[0] + "".join(lines[end:]), encoding="utf-8")
+    original = tmp_path / "original.duckdb"
+    assert one_shot(original, "import", str(early)) == (0, (
+        "imported 19 hand(s) (629 events) from 1 file(s); 0 already in the ledger; "
+        "0 rejected\n"), "")
+    restored = _restored(tmp_path, original)
+    said = _later(original, str(VK))
+    assert said[0] == (0, "imported 33 hand(s) (626 events) from 1 file(s); 19 already in the "
+                          "ledger; 0 rejected\n", "")
+    assert said[1] == (0, (
+        "player                               net       buy-in     cash-out  hands sessions\n"
+        "Aab Ovwsi (gKyQzJRs7T)              7000         1000            0     52        1\n"
+        "Hznmh#9009 (1RhUayZFQU)            -1000         1000            0     27        1\n"
+        "Phzd Juwvifsvh (Bq7QhNKAYJ)        -1000         1000            0     35        1\n"
+        "sjfid753 (Bv3wRKv-vh)              -1000         1000            0     15        1\n"
+        "Erhradnpmi3 (H353kCoMHV)           -1000         1000            0      4        1\n"
+        "Efvoziamtgktl (JC9KmsGDZv)         -1000         1000            0     52        1\n"
+        "IpusyM (f-mUxYkHrq)                -1000         1000            0     37        1\n"
+        "gaxdqwmwksve (hoL3fbolcH)          -1000         1000            0     21        1\n"),
+        "")
+    assert _later(restored, str(VK)) == said
+
+
+def test_an_edited_export_is_no_copy_by_the_key_it_carries(tmp_path: Path) -> None:
+    """A row of the export keeps the key its hand was stored with when edited: the key does
+    not make it the stored hand, its rows are compared (a payout of 1 made 2: refused)."""
+    original = tmp_path / "original.duckdb"
+    assert one_shot(original, "import", str(PN))[0] == 0
+    backup = tmp_path / "backup.jsonl"
+    assert one_shot(original, "export", "--format", "jsonl", "-o", str(backup))[0] == 0
+    rows = backup.read_text().splitlines()
+    assert rows[10].startswith('{"hand":"pn-charlestudor_Input_Log_001-1-164210353199300",'
+                               '"seq":1,"source_key":"pokernow:2022-01-13T19:52:11.993Z:1:')
+    assert rows[18].startswith('{"hand":"pn-charlestudor_Input_Log_001-1-164210353199300",'
+                               '"seq":9,"event":{"amount":1,')
+    rows[18] = rows[18].replace('"amount":1,', '"amount":2,')
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join(rows) + "\n")
+    before = events(original)
+    hand = "pn-charlestudor_Input_Log_001-1-164210353199300"
+    assert one_shot(original, "import", str(edited)) == (2, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; 1 rejected\n"),
+        f"error: {edited}:19, hand {hand}: a different hand {hand} is already in the ledger: "
+        "the table paid otherwise: ydk9sgEWl2 4 here, 3 in the ledger; a change to a stored "
+        f"hand is a correction (`handledger correct {hand} ...`)\n")
+    assert events(original) == before

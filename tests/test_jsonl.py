@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from ledger.formats.jsonl import (
     EventStream,
     JsonlRow,
+    carried_key,
     jsonl_line,
     read_jsonl,
     read_jsonl_text,
@@ -60,6 +61,30 @@ def test_line_shape_is_documented_one() -> None:
     hand = jsonl_line("h1", 2, {"type": "fold", "player": "p1"})
     assert json.loads(hand) == {"hand": "h1", "seq": 2, "event": json.loads(
         '{"player":"p1","schema_version":1,"type":"fold"}')}
+
+
+def test_a_row_carries_its_source_key_between_seq_and_event() -> None:
+    """The key another format's import gave a row rides in its line, read on every path: a
+    line in the written shape (a stream's first, and one going on with the stream of the line
+    before), and one with its keys in another order (validated whole)."""
+    opened = SessionOpened(session="g")
+    line = jsonl_line("g", 1, opened, "pokernow:g:opened")
+    assert line == ('{"session":"g","seq":1,"source_key":"pokernow:g:opened","event":'
+                    '{"chip_value_minor":1,"currency":null,"date":null,"decimals":0,'
+                    '"schema_version":1,"session":"g","source":{},"type":"session_opened"}}')
+    assert jsonl_line("g", 1, opened, None) == jsonl_line("g", 1, opened)
+    buy = BuyIn(player="p1", chips=100)
+    moved = json.dumps({"session": "g", "seq": 3, "event": json.loads(
+        jsonl_line("g", 3, buy))["event"], "source_key": "pokernow:g:k:item:0:2:b"})
+    text = (line + "\n" + jsonl_line("g", 2, buy, "pokernow:g:k:item:0:1:a") + "\n" + moved
+            + "\n" + jsonl_line("g", 4, buy) + "\n")
+    result = read_jsonl_text(text, file="k.jsonl").check()
+    assert [r.seq for r in result.sessions[0].rows] == [1, 2, 3, 4]
+    assert result.source_keys == {("session", "g", 1): "pokernow:g:opened",
+                                  ("session", "g", 2): "pokernow:g:k:item:0:1:a",
+                                  ("session", "g", 3): "pokernow:g:k:item:0:2:b"}
+    assert carried_key("jsonl:g:2:ab12") is None and carried_key(None) is None
+    assert carried_key("pokernow:g:opened") == "pokernow:g:opened"
 
 
 def test_round_trip_is_exact() -> None:
@@ -150,6 +175,10 @@ def test_non_utf8_line() -> None:
          "exactly the keys hand (or session), seq, event"),
         (4, '{"hand":"H","seq":2,"seq":2,"event":{"type":"fold","player":"p1"}}',
          "duplicate keys ['seq']"),
+        (4, '{"hand":"H","seq":2,"source_key":1,"event":{"type":"fold","player":"p1"}}',
+         "source_key 1 is not a non-empty string"),
+        (4, '{"hand":"H","seq":2,"source_key":"","event":{"type":"fold","player":"p1"}}',
+         "source_key '' is not a non-empty string"),
         (4, '{"hand":"H","seq":2,"event":{"type":"call","player":"p1","x":NaN}}',
          "NaN is not a JSON number"),
     ],

@@ -169,18 +169,22 @@ def export_chunks(ledger: Any, fmt: str, hands: Sequence[str],
     """
     hands = list(dict.fromkeys(hands))
     if fmt == "jsonl":
-        from ledger.formats.jsonl import closing_line, iter_jsonl
+        from ledger.formats.jsonl import carried_key, closing_line, iter_jsonl
 
-        rows: Iterable[tuple[str, int, Any]]
+        rows: Iterable[tuple[str, int, Any, str | None]]
         if not hands:
-            # a session stream's rows are written under the session's name (ledger.formats.jsonl)
+            # a session stream's rows are written under the session's name (ledger.formats.jsonl),
+            # a hand's first row and a session row with the source key another format gave it
             rows = ((r.stream if r.hand_id is not None else r.session or r.stream, r.seq,
-                     r.event) for r in ledger.stored())
+                     r.event, carried_key(r.source_key) if r.hand_id is None or r.seq == 1
+                     else None) for r in ledger.stored())
             signed = _signed_streams(ledger)
         else:
-            rows = [(hand, i, e) for hand, _, events in hand_streams(ledger, hands)
+            keys = first_keys(ledger, hands)
+            rows = [(hand, i, e, keys.get(hand) if i == 1 else None)
+                    for hand, _, events in hand_streams(ledger, hands)
                     for i, e in enumerate(events, 1)]
-            signed = {stream for stream, _, e in rows if binds_hand(e)}
+            signed = {stream for stream, _, e, _ in rows if binds_hand(e)}
         count = 0
         for line in iter_jsonl(_as_sessions_say(ledger, rows, signed, note,
                                                      alone=bool(hands))):
@@ -212,6 +216,17 @@ def export_chunks(ledger: Any, fmt: str, hands: Sequence[str],
              "opening, buy-ins, cash-outs, payments or player names (an alias, an alias "
              "ended), so a ledger importing the file holds their hands alone (--format jsonl "
              f"can): {', '.join(books)}")
+
+
+def first_keys(ledger: Any, hands: Sequence[str]) -> dict[str, str]:
+    """The source key each of ``hands`` carries in its JSON-lines export
+    (:func:`ledger.formats.jsonl.carried_key` of its first row's key), by hand id; a hand with
+    none is not in it."""
+    from ledger.formats.jsonl import carried_key
+
+    rows = ledger.query("SELECT hand_id, source_key FROM events WHERE seq = 1 AND hand_id IN "
+                        "(SELECT UNNEST(?))", [list(hands)])
+    return {hand: key for hand, stored in rows if (key := carried_key(stored)) is not None}
 
 
 def session_books(ledger: Any) -> list[str]:
@@ -286,12 +301,13 @@ def _as_session_says(events: list[Any], chip: Any) -> list[Any]:
     return events if started is events[0] else [started, *events[1:]]
 
 
-def _as_sessions_say(ledger: Any, rows: Iterable[tuple[str, int, Any]], signed: set[str],
-                     note: Callable[[str], None] | None, *, alone: bool = False
-                     ) -> Iterator[tuple[str, int, Any]]:
-    """The JSON-lines ``rows`` ``(stream, seq, event)`` with each hand's ``hand_started`` as
-    its session's chip says it (:func:`_as_session_says`: a cent, never a whole dollar), so a
-    ledger that imports the file counts the same money; given on as they come. ``alone``:
+def _as_sessions_say(ledger: Any, rows: Iterable[tuple[str, int, Any, str | None]],
+                     signed: set[str], note: Callable[[str], None] | None, *,
+                     alone: bool = False) -> Iterator[tuple[str, int, Any, str | None]]:
+    """The JSON-lines ``rows`` ``(stream, seq, event, source key carried)`` with each hand's
+    ``hand_started`` as its session's chip says it (:func:`_as_session_says`: a cent, never a
+    whole dollar), so a ledger that imports the file counts the same money; given on as they
+    come. ``alone``:
     the rows are hands named without their sessions' rows (``export --format jsonl HAND``),
     so a hand that names no currency in a session whose chip is money (played live with
     ``hand start --session``: its chips are the session's) is written with that chip as its
@@ -308,7 +324,7 @@ def _as_sessions_say(ledger: Any, rows: Iterable[tuple[str, int, Any]], signed: 
 
     chips: dict[str, Any] = {}
     kept = []
-    for stream, seq, e in rows:
+    for stream, seq, e, key in rows:
         if e.type == "hand_started" and e.session is not None:
             if e.session not in chips:
                 chips[e.session] = session_chip(ledger, e.session)
@@ -320,7 +336,7 @@ def _as_sessions_say(ledger: Any, rows: Iterable[tuple[str, int, Any]], signed: 
                     kept.append(f"{e.hand} ({e.session}: chips of {_worth(chip)})")
             else:
                 e = _as_session_says([e], chip)[0]
-        yield stream, seq, e
+        yield stream, seq, e, key
     if kept and note is not None:
         note(f"note: {len(kept)} hand(s) written with the unit stored, whole "
              "chips of their currency, though their sessions' chips are worth less: a "

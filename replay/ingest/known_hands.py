@@ -107,7 +107,8 @@ def known_in_play(ledger: Any, batches: Sequence[Batch], errors: Sequence[Ledger
 
 
 def drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int,
-                      closed: bool = False) -> tuple[list[Batch], list[LedgerError], int]:
+                      closed: bool = False, carried: bool = False
+                      ) -> tuple[list[Batch], list[LedgerError], int]:
     """A hand already in the ledger (same hand id, imported from another file: stored at or
     before ``upto``) is skipped when it comes from the same source (same source key: a longer
     export of the same game) or has the same original events (:func:`first_difference`), and
@@ -120,7 +121,10 @@ def drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upt
     another ledger made to it that a longer copy holds (:mod:`replay.ingest.completing`;
     amendments that part from the stored ones are refused). Any of that in a hand of a
     closed session refuses the file unless ``closed`` (:func:`replay.ingest.closed.
-    refuse_amending`). Also
+    refuse_amending`). ``carried``: the batches' source keys may be carried by the file
+    beside its events (JSON lines, :mod:`ledger.formats.jsonl.lines`), so such a key proves
+    nothing of the events: only one made from them (``jsonl:``) spares comparing them
+    (:func:`_trusted`). Also
     returns how many of the hands skipped stay outside the session the import puts them in
     (stored under none, or another: a hand's session is never rewritten).
 
@@ -133,7 +137,7 @@ def drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upt
     cut = completing.cut_hands(ledger, list(stored))
     whole = _original_rows(ledger, [
         b.hand_id for b in batches if b.hand_id in stored and b.hand_id not in cut
-        and not _trusted(b, stored[b.hand_id])], upto)
+        and not _trusted(b, stored[b.hand_id], carried)], upto)
     out, clashes = [], []
     outside = 0
     for b in batches:
@@ -144,7 +148,7 @@ def drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upt
         assert b.events is not None
         got = _another_export(ledger, b, source, hand in cut)
         if got is None:
-            got = _compared(ledger, b, stored[hand], whole, source)
+            got = _compared(ledger, b, stored[hand], whole, source, carried)
         if isinstance(got, LedgerError):
             clashes.append(got)
             continue
@@ -175,21 +179,24 @@ def _another_export(ledger: Any, b: Batch, source: str, cut: bool
 
 
 def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
-              whole: dict[str, list[tuple[int, str]]], source: str) -> Batch | LedgerError:
+              whole: dict[str, list[tuple[int, str]]], source: str, carried: bool = False
+              ) -> Batch | LedgerError:
     """The copy in ``b`` of a stored hand (its first row, key and session ``stored``; its
     original rows in ``whole`` unless cut or trusted) as :func:`drop_known_hands` takes it:
     known (``b`` with no events; also an earlier export's cut copy met after a longer one),
     the shows an earlier export did not have, the events a stored hand in play goes on
     with (its streams compared as stored, an undo or a void among the rows), or a refusal
     naming the first event that differs (with either copy in play, by its seq in the
-    stream as stored: :func:`_stream_difference`)."""
+    stream as stored: :func:`_stream_difference`). ``carried``: as
+    :func:`drop_known_hands`."""
     assert b.events is not None and b.hand_id is not None
     hand = b.hand_id
-    phh = phh_form.read_from_phh(b)
+    phh = phh_form.read_from_phh(b, carried)
     mine = b.events
-    if not _trusted(b, stored) and not same_start_in_session(ledger, mine[0], stored):
+    trusted = _trusted(b, stored, carried)
+    if not trusted and not same_start_in_session(ledger, mine[0], stored):
         mine = in_stored_chips(mine, stored[0]) or mine  # a copy in another session's chips
-    differ = None if _trusted(b, stored) else (
+    differ = None if trusted else (
         STARTS_OTHERWISE if not same_start_in_session(ledger, mine[0], stored)
         else first_difference(mine, whole[hand], phh=phh) if hand in whole else None)
     if mine is not b.events and differ is not None and differ.event is not None:
@@ -354,13 +361,18 @@ def _stream_difference(ledger: Any, b: Batch) -> Difference | None:
     return None
 
 
-def _trusted(batch: Batch, stored: tuple[str, str | None, str | None]) -> bool:
+def _trusted(batch: Batch, stored: tuple[str, str | None, str | None],
+             carried: bool = False) -> bool:
     """Whether ``batch`` is the stored hand (its first row, key, session ``stored``) without
     reading its rows: the same source key, and the same digest of the hand's lines where the
     format records one in ``source.text_digest`` (a PokerNow hand's key is its hand id, so an
-    edited hand keeps it; a longer export of the game has the same lines, FORMATS.md §2)."""
+    edited hand keeps it; a longer export of the game has the same lines, FORMATS.md §2).
+    ``carried`` (JSON lines): a key the file carries beside the events is no proof of them
+    (an edited row keeps it); only a key made from the events, ``jsonl:``, is."""
     assert batch.events is not None
     if batch.source_key is None or batch.source_key != stored[1]:
+        return False
+    if carried and not batch.source_key.startswith("jsonl:"):
         return False
     mine = (batch.events[0].source or {}).get("text_digest")
     theirs = (json.loads(stored[0]).get("source") or {}).get("text_digest")
@@ -370,13 +382,14 @@ def _trusted(batch: Batch, stored: tuple[str, str | None, str | None]) -> bool:
 CONTENT_ID = re.compile(r"phh-[0-9a-f]{12}")
 
 
-def drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
-                        ) -> tuple[list[Batch], list[LedgerError]]:
+def drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int,
+                       carried: bool = False) -> tuple[list[Batch], list[LedgerError]]:
     """``batches`` without the PHH hands that have no ``_hand_id`` (their id is made from
     their content, :mod:`ledger.formats.phh.hand`) and that stand where a stored hand of
     another id stood: the same file, as the path was given, and section (the hand's place
     in it). Such a hand is that stored hand edited, refused naming the first event that
-    differs (a change to a stored hand is a correction), not appended as another hand."""
+    differs (a change to a stored hand is a correction), not appended as another hand.
+    ``carried``: as :func:`drop_known_hands`."""
     places = {}
     for b in batches:
         if b.is_hand and b.events and CONTENT_ID.fullmatch(b.hand_id or ""):
@@ -406,7 +419,8 @@ def drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
             out.append(b)
             continue
         old = was[b.hand_id]
-        differ = (first_difference(b.events, stored.get(old, []), phh=phh_form.read_from_phh(b))
+        differ = (first_difference(b.events, stored.get(old, []),
+                                   phh=phh_form.read_from_phh(b, carried))
                   or STARTS_OTHERWISE)
         refused.append(LedgerError(
             f"this hand stands where hand {old} of the ledger was read from (the same file "
@@ -416,14 +430,14 @@ def drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
     return out, refused
 
 
-def deal_difference(ledger: Any, b: Batch, stored: Sequence[tuple[int, str]]
-                     ) -> tuple[str, int | None] | None:
+def deal_difference(ledger: Any, b: Batch, stored: Sequence[tuple[int, str]],
+                    carried: bool = False) -> tuple[str, int | None] | None:
     """How the id-less PHH hand ``b`` differs from the stored rows ``[(seq, JSON)]`` of a hand
     it deals as (:mod:`replay.ingest.samedeal`), compared as a copy with the stored hand's id
     is (:func:`_compared`): its ``hand_started`` whole (stakes, stacks, unit:
     :func:`same_start_in_session`, then :func:`start_difference`), then its other events
     (:func:`first_difference`). Returns the text and file line of the first difference, None
-    when its events are those."""
+    when its events are those. ``carried``: as :func:`drop_known_hands`."""
     from ledger.model.events import parse_event
 
     assert b.events is not None and stored
@@ -436,7 +450,7 @@ def deal_difference(ledger: Any, b: Batch, stored: Sequence[tuple[int, str]]
         if not same_start_in_session(ledger, mine[0], held):
             differ = start_difference(named[0], held[0])
             return differ.text, line_of(b, b.events[0])
-    differ = first_difference(mine, stored, phh=phh_form.read_from_phh(b))
+    differ = first_difference(mine, stored, phh=phh_form.read_from_phh(b, carried))
     if differ is None:
         return None
     if differ.event is not None:  # the file's event at its place

@@ -117,12 +117,14 @@ def phh_shape_difference(mine: Sequence[Any], stored: Sequence[Any], *,
 _PHH_KEY = re.compile(r"[0-9a-f]{64}")
 
 
-def read_from_phh(batch: Batch) -> bool:
+def read_from_phh(batch: Batch, carried: bool = False) -> bool:
     """Whether the hand in ``batch`` was read from a PHH file: its source key is the digest
     of the hand's text and its ``hand_started`` records that key (other formats prefix theirs:
-    ``jsonl:``, ``pokerstars:``, ``pokernow:``; a JSON-lines copy keeps the stored source)."""
+    ``jsonl:``, ``pokerstars:``, ``pokernow:``; a JSON-lines copy keeps the stored source).
+    ``carried``: ``batch`` is of a JSON-lines file, whose rows may carry a PHH hand's key
+    (:mod:`ledger.formats.jsonl.lines`): never read from PHH."""
     key = batch.source_key or ""
-    return (bool(batch.events) and _PHH_KEY.fullmatch(key) is not None
+    return (not carried and bool(batch.events) and _PHH_KEY.fullmatch(key) is not None
             and (batch.events[0].source or {}).get("source_key") == key)
 
 

@@ -128,15 +128,17 @@ class FileWriter:
                 b.session for b in batches if not b.is_hand and b.session is not None))
         batches, clashes, outside = drop_known_hands(
             self.ledger, batches, file_name(self.path.name), upto=self.stored,
-            closed=self.closed)
+            closed=self.closed, carried=self.in_order)
         if self.book_sessions:  # its book without hands the ledger holds elsewhere: refused
             clashes.extend(stored_elsewhere(self.ledger, batches, list(self.book_sessions),
                                             upto=self.stored))
-        batches, edited = drop_edited_places(self.ledger, batches, upto=self.stored)
+        batches, edited = drop_edited_places(self.ledger, batches, upto=self.stored,
+                                             carried=self.in_order)
         clashes.extend(edited)
         batches, edited, dealt = drop_same_deals(self.ledger, batches, upto=self.stored,
                                                  content_id=CONTENT_ID,
-                                                 compare=partial(deal_difference, self.ledger))
+                                                 compare=partial(deal_difference, self.ledger,
+                                                                 carried=self.in_order))
         clashes.extend(edited)
         self.dealt.update(dealt)
         self.errors.extend(errors)

@@ -5,7 +5,12 @@ Source keys (unchanged since the first version, so files imported before stay kn
 row is ``jsonl:<session>:<seq>:<digest of the row's event>``, so the rows a shorter copy of the
 file (cut, or exported earlier) already wrote are known when the whole file comes. An earlier
 version keyed a session's whole stream ``jsonl:<digest of the stream>``: each row carries that
-as its ``legacy_key``. The events digested are those stored: a stud ``hand_started`` that
+as its ``legacy_key``. A row that carries the source key the ledger it was exported from
+stores with it (a hand's first row, a session row: the key an import of a PokerNow log, a PHH
+or PokerStars file gave it, :mod:`ledger.formats.jsonl.lines`) is keyed by that instead, so
+the ledger the file restores knows that file again (the same log imported again, under any
+name, or a longer export of its game, adds what it would add to the ledger exported). The
+events digested are those stored: a stud ``hand_started`` that
 leaves its odd-chip order out is stored (and digested) with ``card_by_suit``, the game's
 order (RULES.md §5), where versions before took the event model's ``left_of_button``: the
 hand's ``earlier`` reading, which a ledger holding its key keeps (a re-import adds nothing).
@@ -59,8 +64,11 @@ def items_of(parsed: JsonlFile, session: str | None, digest: Digests | None = No
     by hand) takes its game's (stud: ``card_by_suit``, RULES.md §5:
     :func:`~ledger.formats.reading.with_game_tie_order`), before the hand's source key is
     made: the key is the digest of the events stored (the hand as read before, its
-    ``earlier``, keeps its own key)."""
+    ``earlier``, keeps its own key), unless the hand's first row carries one, or a session
+    row does (:attr:`JsonlFile.source_keys`, module doc): that key, as the ledger exported
+    stores it."""
     digest = digest or Digests()
+    carried = parsed.source_keys
     items: list[tuple[int, Any]] = []
     for stream in parsed.hands:
         events = with_session(stream.events, session)
@@ -69,16 +77,16 @@ def items_of(parsed: JsonlFile, session: str | None, digest: Digests | None = No
         if started is not events[0]:
             earlier = (f"jsonl:{digest(events)}", events)
             events = [started, *events[1:]]
+        key = carried.get(("hand", stream.id, 1)) or f"jsonl:{digest(events)}"
         items.append((stream.line, HandEvents(
             stream.id, events, [row.line for row in stream.rows], stream.line,
-            f"jsonl:{digest(events)}", session or events[0].session,
-            stream.id in parsed.in_play, earlier)))
+            key, session or events[0].session, stream.id in parsed.in_play, earlier)))
     for stream in parsed.sessions:
         name = stream.id.removeprefix("session:")  # a name may hold ":" (club:fri)
         legacy = f"jsonl:{digest(stream.events)}"
         items.extend((row.line, SessionEntry(
-            name, row.event, row.line, f"jsonl:{name}:{row.seq}:{digest([row.event])}", legacy,
-            row.seq))
+            name, row.event, row.line, carried.get(("session", stream.id, row.seq))
+            or f"jsonl:{name}:{row.seq}:{digest([row.event])}", legacy, row.seq))
             for row in stream.rows)
     items.sort(key=lambda item: item[0])
     read = FileRead(parsed.file, [item for _, item in items], list(parsed.errors))

@@ -6,6 +6,17 @@ Shape of a line (UTF-8, ASCII in practice, ``\\n``-terminated)::
     {"session":"<session id>","seq":1,"event":{"type":"session_opened",...}}
 
 ``hand`` rows carry hand events, ``session`` rows session events (see :mod:`ledger.model.events`).
+A row may carry, between its ``seq`` and its ``event``, the ``source_key`` the ledger stores with
+it (what makes a re-import add nothing, README "What is in the ledger"), when an import of
+another format gave it (a PokerNow log's, a PHH or PokerStars file's): the identity of the
+file's hand or line, which no event holds, so a ledger restored from the file knows that file
+again as the ledger it was exported from knows it. ``export --format jsonl`` writes it on a
+hand's first row and on each session row that has one (:func:`carried_key`); a key JSON lines
+make (``jsonl:…``, from the rows themselves) is not written, and a row without one is keyed as
+JSON lines key it::
+
+    {"session":"g","seq":4,"source_key":"pokernow:g:…:item:0:3:…","event":{"type":"buy_in",...}}
+
 ``seq`` counts 1, 2, … inside each hand or session; a hand's first event is ``hand_started``
 (whose ``hand`` equals the row's id), a session's first is ``session_opened`` (same rule).
 Streams may interleave in a file. The event object is :func:`ledger.model.events.event_json`
@@ -125,6 +136,8 @@ class JsonlFile:
     #: its shape, does not count the lines before it or names a hand the file does not end
     #: there.
     refused: MalformedInput | None = None
+    #: The source keys rows carry (module doc): ``(kind, stream id, seq)`` -> the key.
+    source_keys: dict[tuple[Kind, str, int], str] = field(default_factory=dict)
 
     def rows(self) -> list[JsonlRow]:
         """Every good row in file order (what :func:`write_jsonl` needs to rewrite the file)."""
@@ -151,8 +164,18 @@ def kind_of(event: Any) -> Kind:
     return "session" if event.type in SESSION_TYPES else "hand"
 
 
-def jsonl_line(stream: str, seq: int, event: Any) -> str:
-    """One line (without its newline) for an event model or an event dict.
+def carried_key(source_key: str | None) -> str | None:
+    """The source key a row's line carries (module doc): ``source_key`` when an import of
+    another format than JSON lines gave it, None for none or a key JSON lines make
+    themselves (``jsonl:…``, made again from the rows on import)."""
+    if source_key is None or source_key.startswith("jsonl:"):
+        return None
+    return source_key
+
+
+def jsonl_line(stream: str, seq: int, event: Any, source_key: str | None = None) -> str:
+    """One line (without its newline) for an event model or an event dict; ``source_key``:
+    the key the row carries (module doc; None: none).
 
     Raises:
         MalformedInput: an empty stream id, a ``seq`` below 1, or an invalid event
@@ -164,15 +187,17 @@ def jsonl_line(stream: str, seq: int, event: Any) -> str:
         raise MalformedInput(f"seq {seq!r} is not a positive integer", hand=stream)
     if isinstance(event, dict):
         event = parse_event(event)
+    key = "" if source_key is None else ',"source_key":' + json.dumps(source_key)
     return (
         "{" + json.dumps(kind_of(event)) + ":" + json.dumps(stream)
-        + ',"seq":' + str(seq) + ',"event":' + event_json(event) + "}"
+        + ',"seq":' + str(seq) + key + ',"event":' + event_json(event) + "}"
     )
 
 
-def iter_jsonl(rows: Iterable[JsonlRow | EventStream | tuple[str, int, Any]]) -> Iterator[str]:
+def iter_jsonl(rows: Iterable[JsonlRow | EventStream | tuple[Any, ...]]) -> Iterator[str]:
     """Lines (with ``\\n``) for rows given as :class:`JsonlRow`, whole :class:`EventStream`\\ s
-    or ``(stream id, seq, event)`` tuples, in the order given. Raises as :func:`jsonl_line`."""
+    or ``(stream id, seq, event)`` tuples, ``(stream id, seq, event, source key)`` to carry
+    the key (:func:`carried_key`), in the order given. Raises as :func:`jsonl_line`."""
     for item in rows:
         if isinstance(item, EventStream):
             for row in item.rows:
@@ -277,21 +302,26 @@ class _Line(BaseModel):
     hand: StrictStr | None = None
     session: StrictStr | None = None
     seq: StrictInt = Field(ge=1)
+    source_key: StrictStr | None = Field(default=None, min_length=1)
     event: AnyEvent
 
 
 _validate_line = _Line.__pydantic_validator__.validate_json
 _validate_event = EVENT_ADAPTER.validator.validate_json  # type: ignore[attr-defined]
 #: A line as :func:`jsonl_line` writes it: kind, a stream id without escapes or control
-#: characters (raw UTF-8 allowed), a seq without sign or leading zero, the event object.
+#: characters (raw UTF-8 allowed), a seq without sign or leading zero, the source key the row
+#: carries, if any (no escapes either), the event object.
 _ENVELOPE_RE = re.compile(
-    rb'\{"(hand|session)":"([^"\\\x00-\x1f]+)","seq":([1-9][0-9]{0,17}),"event":(\{.*\})\}\Z',
+    rb'\{"(hand|session)":"([^"\\\x00-\x1f]+)","seq":([1-9][0-9]{0,17}),'
+    rb'(?:"source_key":"([^"\\\x00-\x1f]+)",)?"event":(\{.*\})\}\Z',
     re.DOTALL,
 )
 _ROW_KEYS = {
     "hand": frozenset({"hand", "seq", "event"}),
     "session": frozenset({"session", "seq", "event"}),
 }
+#: The key a row may carry besides :data:`_ROW_KEYS` (module doc).
+_KEY = "source_key"
 _KEY_END_RE = re.compile(rb'"[ \t\r\n]*:')
 
 
@@ -356,9 +386,10 @@ def _plain(validate: Any, text: bytes) -> Any:
         return None
 
 
-def _whole_line(line: bytes) -> tuple[Kind, str, int, Any] | None:
-    """(kind, stream, seq, event) of any line that validates whole as :class:`_Line` with
-    exactly the row keys and no duplicate key; None otherwise (see ``feed_fast``)."""
+def _whole_line(line: bytes) -> tuple[Kind, str, int, Any, str | None, None] | None:
+    """(kind, stream, seq, event, the source key it carries or None, None) of any line that
+    validates whole as :class:`_Line` with exactly the row keys (and the key, when it carries
+    one) and no duplicate key; None otherwise (see ``feed_fast``)."""
     obj = _plain(_validate_line, line)
     if obj is None:
         return None
@@ -369,11 +400,13 @@ def _whole_line(line: bytes) -> tuple[Kind, str, int, Any] | None:
         kind, stream = "session", obj.session
     else:
         return None
-    if obj.model_fields_set != _ROW_KEYS[kind] or not stream:
+    key = obj.source_key
+    if obj.model_fields_set != (_ROW_KEYS[kind] if key is None else _ROW_KEYS[kind] | {_KEY}) \
+            or not stream:
         return None
-    if _key_ends(line) != 3 + _key_count(obj.event):
+    if _key_ends(line) != 3 + (key is not None) + _key_count(obj.event):
         return None
-    return kind, stream, obj.seq, obj.event
+    return kind, stream, obj.seq, obj.event, key, None
 
 
 class _Reader:
@@ -393,6 +426,7 @@ class _Reader:
         self._last: tuple[bytes, bytes, EventStream, frozenset[str]] | None = None
         self.in_play: dict[str, int] = {}  # what a closing line names (see closing)
         self.refused: MalformedInput | None = None  # a closing line that refuses the file
+        self.keys: dict[tuple[Kind, str, int], str] = {}  # the source keys rows carry
 
     def error(self, message: str, line: int, stream: str | None = None,
               kind: Kind = "hand") -> MalformedInput:
@@ -421,7 +455,7 @@ class _Reader:
                 "may be a row of any hand or session of the file", number))
             return
         try:
-            kind, stream, seq, data = self._row(number, text)
+            kind, stream, seq, data, carried = self._row(number, text)
         except MalformedInput as exc:
             self.errors.append(exc)
             return
@@ -440,6 +474,8 @@ class _Reader:
         if key not in self.streams:
             self.streams[key] = EventStream(kind, stream, number)
         self.streams[key].rows.append(row)
+        if carried is not None:
+            self.keys[(kind, stream, seq)] = carried
 
     def feed_fast(self, number: int, line: bytes) -> bool:
         """Take one line on the fast path and return True, or return False (having changed
@@ -473,7 +509,7 @@ class _Reader:
         elif last is not None and last[1] == match[2] and last[0] == match[1]:
             # a line of the stream of the line before, in one call (measured: -0.3 us of
             # the ~1.8 us a line this path takes when _envelope and _continues were calls)
-            raw = match[4]
+            raw = match[5]
             event = self.events.get(raw)
             if event is None:
                 event = self._event(raw)
@@ -481,6 +517,11 @@ class _Reader:
                 current, seq = last[2], int(match[3])
                 if seq != current.rows[-1].seq + 1 or event.type not in last[3]:
                     return False
+                if match[4] is not None:  # a key carried: UTF-8, or the exact path says not
+                    try:
+                        self._carry(current.kind, current.id, seq, match[4])
+                    except UnicodeDecodeError:
+                        return False
                 current.rows.append(_new_row(JsonlRow, (current.kind, current.id, seq, event,
                                                         number)))
                 return True
@@ -496,7 +537,7 @@ class _Reader:
     def _take(self, parsed: tuple[Any, ...], number: int) -> bool:
         """:meth:`feed_fast` for a line that did not continue the stream of the line before:
         ``parsed`` from :meth:`_envelope` or :func:`_whole_line`."""
-        kind, stream, seq, event = parsed[:4]
+        kind, stream, seq, event, carried, envelope = parsed
         key = (kind, stream)
         if key in self.bad:
             self._last = None
@@ -513,9 +554,15 @@ class _Reader:
             current.rows.append(row)
         else:
             return False
-        if len(parsed) == 5:  # from _envelope: its envelope's bytes name the stream
-            self._last = (*parsed[4], current, _NEXT[parsed[4][0]])
+        if carried is not None:
+            self._carry(kind, stream, seq, carried)
+        if envelope is not None:  # from _envelope: its envelope's bytes name the stream
+            self._last = (*envelope, current, _NEXT[envelope[0]])
         return True
+
+    def _carry(self, kind: Kind, stream: str, seq: int, key: bytes | str) -> None:
+        """Keep the source key the row ``(kind, stream, seq)`` carries (module doc)."""
+        self.keys[(kind, stream, seq)] = key.decode("utf-8") if isinstance(key, bytes) else key
 
     @staticmethod
     def _continues(current: EventStream, kind: Kind, seq: int, event: Any) -> bool:
@@ -525,10 +572,11 @@ class _Reader:
                     or (etype in SESSION_TYPES) != (kind == "session"))
 
     def _envelope(self, match: re.Match[bytes]) -> tuple[Any, ...] | None:
-        """(kind, stream, seq, event, (kind, id) as bytes) of a line in the canonical shape
-        (``match``: of :data:`_ENVELOPE_RE`) whose event validates with no duplicate key;
-        None when anything fails."""
-        kind, ident, seq, raw = match.groups()
+        """(kind, stream, seq, event, the source key it carries as bytes or None, (kind, id)
+        as bytes) of a line in the canonical shape (``match``: of :data:`_ENVELOPE_RE`) whose
+        event validates with no duplicate key and whose key is UTF-8; None when anything
+        fails."""
+        kind, ident, seq, carried, raw = match.groups()
         event = self.events.get(raw)
         if event is None:
             event = self._event(raw)
@@ -536,9 +584,10 @@ class _Reader:
                 return None
         try:
             stream = ident.decode("utf-8")
+            key = None if carried is None else carried.decode("utf-8")
         except UnicodeDecodeError:
             return None
-        return (("hand" if kind == b"hand" else "session"), stream, int(seq), event,
+        return (("hand" if kind == b"hand" else "session"), stream, int(seq), event, key,
                 (kind, ident))
 
     def _event(self, raw: bytes) -> Any:
@@ -565,8 +614,10 @@ class _Reader:
         self.events[raw] = event
         return event
 
-    def _row(self, number: int, text: str) -> tuple[Kind, str, int, dict[str, Any]]:
-        """Shape-check one decoded line (the event itself is validated later)."""
+    def _row(self, number: int, text: str
+             ) -> tuple[Kind, str, int, dict[str, Any], str | None]:
+        """Shape-check one decoded line (the event itself is validated later); the last item
+        is the source key it carries (module doc), or None."""
         if not text.strip():  # a blank line of ASCII whitespace is skipped (feed)
             raise self.error("a line of only whitespace other than ASCII spaces and tabs "
                              f"({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(text))}): "
@@ -580,9 +631,9 @@ class _Reader:
         kinds = [k for k in ("hand", "session") if k in obj]
         stream = obj.get(kinds[0]) if len(kinds) == 1 else None
         ident = stream if isinstance(stream, str) and stream else None
-        if len(kinds) != 1 or set(obj) != {kinds[0], "seq", "event"}:
-            message = ("a line needs exactly the keys hand (or session), seq, event; "
-                       f"got {sorted(obj)}")
+        if len(kinds) != 1 or set(obj) - {_KEY} != {kinds[0], "seq", "event"}:
+            message = ("a line needs exactly the keys hand (or session), seq, event "
+                       f"(and source_key, if it carries one); got {sorted(obj)}")
             if ident is None:
                 raise self.error(message, number)
             raise self._stream_error(kinds[0], ident, message, number)
@@ -594,7 +645,11 @@ class _Reader:
                                      number)
         if not isinstance(data, dict):
             raise self._stream_error(kinds[0], ident, "event is not a JSON object", number)
-        return kinds[0], ident, seq, data  # type: ignore[return-value]
+        carried = obj.get(_KEY)
+        if _KEY in obj and not (isinstance(carried, str) and carried):
+            raise self._stream_error(kinds[0], ident, f"source_key {carried!r} is not a "
+                                     "non-empty string", number)
+        return kinds[0], ident, seq, data, carried  # type: ignore[return-value]
 
     def _json(self, number: int, text: str) -> Any:
         """The parsed line: JSON without duplicate keys, ``NaN``, lone surrogates or nesting
@@ -719,6 +774,7 @@ class _Reader:
             self.errors,
             self.in_play,
             self.refused,
+            self.keys,
         )
 
 
