@@ -417,3 +417,27 @@ def test_workers_import_handledger_not_packages_of_the_current_folder(tmp_path: 
         timeout=300, env={**os.environ, "HANDLEDGER_NO_SERVE": "1"})
     assert (code.returncode, code.stderr) == (0, "")
     assert code.stdout.startswith("imported 24 hand(s)")
+
+
+def test_workers_store_the_source_keys_an_export_carries(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PokerNow log's hands and session lines restored from the ledger's JSON-lines export
+    by workers keep the keys the log gave them, as in one process (a longer export of the log
+    then adds only its new hands to either)."""
+    from tests.conftest import SHARED
+    from tests.test_live_table import one_shot
+
+    log = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
+    original, export = tmp_path / "original.duckdb", tmp_path / "backup.jsonl"
+    assert one_shot(original, "import", str(log))[0] == 0
+    assert one_shot(original, "export", "--format", "jsonl", "-o", str(export))[0] == 0
+    monkeypatch.setattr(par, "PART_BYTES", 100_000)
+    spy = _Spy(monkeypatch)
+    one, rows_one = _import(tmp_path / "one.duckdb", [export], jobs=1)
+    two, rows_two = _import(tmp_path / "two.duckdb", [export], jobs=2)
+    assert len(spy.results) == 1 and spy.results[0] is not None  # the workers did it
+    assert two.summary() == one.summary() and rows_two == rows_one
+    assert (one.imported, one.events) == (52, 1255)
+    with Ledger(original) as ledger:
+        assert rows_one == _stored(ledger)  # its keys too: every one the log gave
+    assert {row[-1].split(":")[0] for row in rows_one} == {"pokernow"}
