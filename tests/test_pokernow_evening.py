@@ -218,15 +218,52 @@ def test_an_export_before_the_late_show_of_a_hand_gets_it_from_the_whole_log(
     assert events(whole) == before
 
 
-def test_a_cut_inside_the_first_moment_of_a_hand_refuses_the_whole_log(tmp_path: Path) -> None:
-    """A file cut after ``Your hand is`` of hand #1 (its start, seats and blinds are logged at
-    one moment, so only an edited file is cut there): the stored #1 has no blinds; the whole
-    log's #1 starts with blinds 1/2, which no correction of the cut copy can prove. The whole
-    log is refused in one line naming it, its line of #1 and the hand; nothing is written
-    (hands #2-#4 would not follow the stored #1)."""
+def test_a_cut_before_the_blinds_of_a_hand_is_completed_by_the_whole_log(
+        tmp_path: Path, whole_books) -> None:  # noqa: ANN001
+    """A file cut after ``Your hand is`` of hand #1, before its blinds were posted: the stored
+    #1 has no blinds (its start counts the blinds its posts show). It refused the whole log
+    (``its hand_started differs: {"stakes":{"blinds_or_straddles":[1,2,0]}} here,
+    {"stakes":{"blinds_or_straddles":[0,0,0]}} in the ledger``): the blinds the cut copy
+    lacks are no disagreement. One correction completes #1: its start with the blinds 1/2,
+    TA's small blind of 1 and Anvjfbmj2's big blind of 2 after it, and the rest of the hand;
+    the books are the whole log's, and the cut file again adds nothing."""
     assert not _at_a_moment_boundary(PN, 15)
     db = tmp_path / "t.duckdb"
     early = _cut(PN, 15, tmp_path / "early" / PN.name)
+    assert one_shot(db, "import", str(early))[0] == 0
+    hand = "pn-charlestudor_Input_Log_001-1-164210353199300"
+    assert one_shot(db, "import", str(PN)) == (
+        0, "imported 3 hand(s) (40 events) from 1 file(s); 0 already in the ledger; 0 rejected; "
+           "1 cut-off hand(s) completed from this longer export (a correction each)\n", "")
+    session = PN.stem
+    assert _books(db, session) == whole_books(session, PN)
+    stream = _stream(db, hand)
+    assert [e["type"] for e in stream] == ["hand_started", *["cards_dealt"] * 3, "hand_ended",
+                                           "correction"]
+    changes = stream[-1]["payload"]["changes"]  # type: ignore[index]
+    assert [(c["op"], c["seq"]) for c in changes[:4]] == [
+        ("replace", 1), ("insert_after", 1), ("insert_after", 1), ("replace", 5)]
+    assert changes[0]["event"]["stakes"]["blinds_or_straddles"] == [1, 2, 0]
+    assert [(c["event"]["player"], c["event"]["kind"], c["event"]["amount"])
+            for c in changes[1:3]] == [("gE4aE_Yhc3", "small_blind", 1),
+                                       ("ydk9sgEWl2", "big_blind", 2)]
+    before = events(db)
+    assert one_shot(db, "import", str(early)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 rejected\n",
+        "")
+    assert events(db) == before
+
+
+def test_a_cut_copy_that_seats_another_stack_still_refuses_the_whole_log(
+        tmp_path: Path) -> None:
+    """The same cut with TA's stack edited to 90 in hand #1's ``Player stacks`` line: not a
+    copy cut before its blinds but another hand. The whole log is refused in one line naming
+    it, its line of #1 and the hand; nothing is written (hands #2-#4 would not follow the
+    stored #1)."""
+    db = tmp_path / "t.duckdb"
+    early = _cut(PN, 15, tmp_path / "early" / PN.name)
+    early.write_text(early.read_text(encoding="utf-8").replace(
+        '""TA @ gE4aE_Yhc3"" (100)', '""TA @ gE4aE_Yhc3"" (90)'), encoding="utf-8")
     assert one_shot(db, "import", str(early))[0] == 0
     before = events(db)
     hand = "pn-charlestudor_Input_Log_001-1-164210353199300"
@@ -235,10 +272,50 @@ def test_a_cut_inside_the_first_moment_of_a_hand_refuses_the_whole_log(tmp_path:
            "3 other hand(s) not written, their file refused\n",
         f"error: {PN}:50, hand {hand}: the ledger holds this hand cut off where an earlier "
         "export stopped, and this copy, which goes on, disagrees with it: its hand_started "
-        'differs: {"stakes":{"blinds_or_straddles":[1,2,0]}} here, '
-        '{"stakes":{"blinds_or_straddles":[0,0,0]}} in the ledger; nothing of this file was '
-        "written (the hands after it would not follow the ledger's)\n")
+        'differs: {"seats":[{"player":"gE4aE_Yhc3","stack":100,"seat":1},{"player":"ydk9sgEWl2",'
+        '"… here, {"seats":[{"player":"gE4aE_Yhc3","stack":90,"seat":1},{"player":"ydk9sgEWl2",'
+        '"s… in the ledger; nothing of this file was written (the hands after it would not '
+        "follow the ledger's)\n")
     assert events(db) == before
+
+
+@pytest.mark.parametrize("first", [600, 599])
+def test_an_export_stopped_before_a_blind_is_completed_by_the_longer_one(
+        tmp_path: Path, wholes, first: int) -> None:  # noqa: ANN001
+    """valakuzhyk's log from its line ``first`` on (the file is newest first): hand #19's
+    start, seats and ``Your hand is Q♥, Q♣``, before its blinds (600) or with its small blind
+    of 75 alone (599). The whole log was refused for good (``its hand_started differs:
+    {"stakes":{"blinds_or_straddles":[75,150,0,0,0,0]}} here, …[0,0,0,0,0,0]} in the
+    ledger``); it completes #19 with one correction, and the books are the whole log's: Aab
+    Ovwsi +7000, the seven others -1000 each of the 1000 they bought. Met after the whole log,
+    the cut export adds nothing (it was refused: a different hand, its start without the
+    blinds)."""
+    lines = VK.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[first - 1].startswith(("\"Your hand is Q♥, Q♣\"", '"""Efvoziamtgktl @ '
+                                        'JC9KmsGDZv"" posts a small blind of 75"'))
+    early = tmp_path / "early.csv"
+    early.write_text(lines[0] + "".join(lines[first - 1:]), encoding="utf-8")
+    db = tmp_path / "t.duckdb"
+    assert one_shot(db, "import", str(early))[1] == (
+        f"imported 19 hand(s) ({615 + 600 - first} events) from 1 file(s); 0 already in the "
+        "ledger; 0 rejected; 1 warning(s) about hands stored\n")
+    assert one_shot(db, "import", str(VK)) == (
+        0, "imported 33 hand(s) (627 events) from 1 file(s); 18 already in the ledger; "
+           "0 rejected; 1 cut-off hand(s) completed from this longer export (a correction "
+           "each)\n", "")
+    books, whole = _books(db, "early"), _books(wholes(VK), VK.stem)
+    assert books["audit --json"] == whole["audit --json"] == (0, {"discrepancies": []}, "")
+    assert _nets(books) == _nets(whole) == {
+        "gKyQzJRs7T": (7000, 1000), **{p: (-1000, 1000) for p in (
+            "1RhUayZFQU", "Bq7QhNKAYJ", "Bv3wRKv-vh", "H353kCoMHV", "JC9KmsGDZv", "f-mUxYkHrq",
+            "hoL3fbolcH")}}
+    # the other way round, the cut export after the whole log adds nothing
+    other = copy_ledger(wholes(VK), tmp_path / "whole.duckdb")
+    before = events(other)
+    assert one_shot(other, "import", str(early)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 19 already in the ledger; "
+           "0 rejected\n", "")
+    assert events(other) == before
 
 
 def test_the_earlier_export_after_the_whole_log_adds_nothing(

@@ -9,7 +9,11 @@ correct`` writes it). It is done only when the stored hand has no correction yet
 (``incomplete``), and its events are, one for one, the start of the longer copy, which is
 complete (provenance aside: file and line differ between exports), but for what the cut copy
 could not know and the longer one tells, which the correction replaces too: the exporter's
-hole cards (``??`` until a later show proves whose ``Your hand is`` lines they are). When the
+hole cards (``??`` until a later show proves whose ``Your hand is`` lines they are), and the
+blinds of a copy cut before they were all posted (PokerNow logs a hand's start, seats and
+posts as lines of their own, FORMATS.md §2, and its ``hand_started`` counts the blinds and
+antes its posts show: :func:`replay.ingest.cut_posts.posts_lacked`), whose stakes the
+correction replaces and whose posts it inserts after those it has. When the
 stored copy has a correction or a void, or the file's copy is cut too, the hand stays as it
 is and counts as already in the ledger; when the two copies disagree otherwise,
 :func:`disagreement` says where (the import refuses the file). A hand the earlier export
@@ -30,6 +34,9 @@ from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
 from ledger.model.events import event_json
 from ledger.store.streams import cut_hands
+from replay.ingest.cut_posts import facts as _facts
+from replay.ingest.cut_posts import from_pokernow as _pokernow
+from replay.ingest.cut_posts import posts_lacked as _posts_lacked
 
 __all__ = ["AMENDED", "BY", "amends", "completes", "completion", "continuation", "cut_hands",
            "disagreement", "earlier_cut", "in_play", "late_shows", "unstored_row", "writes"]
@@ -66,11 +73,19 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
     if not _completable(stored, events):
         return None
     n = len(stored)
-    known = _known_later(stored[:-1], events)
+    lacked = _posts_lacked(stored[:-1], events)
+    posts: list[Any] = []
+    if lacked is not None:  # cut before its blinds were all posted: those it lacks go in
+        at, posts = lacked
+        events = [events[0], *events[1:at], *events[at + len(posts):]]
+    known = _known_later(stored[:-1], events, lacked is not None) if len(events) >= n else ""
     if isinstance(known, str):
         return None
     changes = [ev.Change(op="replace", seq=i + 1, event=events[i].model_dump(mode="json"))
                for i in known]
+    if posts:
+        changes += [ev.Change(op="insert_after", seq=at, event=e.model_dump(mode="json"))
+                    for e in posts]
     changes.append(ev.Change(op="replace", seq=n, event=events[n - 1].model_dump(mode="json")))
     changes += [ev.Change(op="insert_after", seq=n, event=e.model_dump(mode="json"))
                 for e in events[n:]]
@@ -139,7 +154,14 @@ def disagreement(ledger: Any, batch: Batch) -> str | None:
     stored = [r.event for r in ledger.read(batch.hand_id)]
     if not _completable(stored, batch.events):
         return None
-    known = _known_later(stored[:-1], batch.events)
+    events, lacked = batch.events, _posts_lacked(stored[:-1], batch.events)
+    if lacked is not None:
+        at, posts = lacked
+        events = [events[0], *events[1:at], *events[at + len(posts):]]
+    if len(events) < len(stored):  # no more than the cut copy once its posts are put aside
+        return ("it has no more events than the ledger's cut copy once the posts that copy "
+                "lacks are set aside")
+    known = _known_later(stored[:-1], events, lacked is not None)
     return known if isinstance(known, str) else None
 
 
@@ -161,15 +183,15 @@ def earlier_cut(ledger: Any, batch: Batch) -> bool:
     cut = events[:-1]
     if len(stored) <= len(cut) or stored[-1].type == "hand_voided":
         return False
-    return _facts(cut[0]) == _facts(stored[0]) and all(
+    lacked = _posts_lacked(cut, stored)
+    if lacked is not None:  # cut before its blinds were all posted
+        at, posts = lacked
+        stored = [stored[0], *stored[1:at], *stored[at + len(posts):]]
+        if len(stored) <= len(cut):
+            return False
+    return (lacked is not None or _facts(cut[0]) == _facts(stored[0])) and all(
         event_json(mine) == event_json(theirs) or _cards_told(mine, theirs)
         for mine, theirs in zip(cut[1:], stored[1:], strict=False))
-
-
-def _pokernow(events: list[Any]) -> bool:
-    """Whether ``events`` are a hand read from a PokerNow log (FORMATS.md §2), whose exports
-    of one game are cut where the download was taken."""
-    return (events[0].source or {}).get("format") == "pokernow"
 
 
 def _completable(stored: list[Any], events: list[Any]) -> bool:
@@ -184,13 +206,18 @@ def _completable(stored: list[Any], events: list[Any]) -> bool:
             and len(events) >= len(stored))
 
 
-def _known_later(cut: list[Any], events: list[Any]) -> list[int] | str:
+def _known_later(cut: list[Any], events: list[Any], posts: bool = False) -> list[int] | str:
     """The indexes of the events of ``cut`` (a stored copy without its ending) that the longer
     copy ``events`` tells more of (see the module doc), or where the two disagree, as
-    :func:`replay.ingest.stored_copy.first_difference` words it."""
+    :func:`replay.ingest.stored_copy.first_difference` words it. ``posts``: ``cut`` was cut
+    before its blinds were all posted (:func:`replay.ingest.cut_posts.posts_lacked`: ``events``
+    without the posts it lacks), so its ``hand_started`` is told too (its stakes)."""
     out = []
     for i, mine in enumerate(cut):
         theirs = events[i]
+        if i == 0 and posts:
+            out.append(0)
+            continue
         if (_facts(mine) == _facts(theirs) if i == 0 else
                 event_json(mine) == event_json(theirs)):
             continue
@@ -340,8 +367,3 @@ def in_play(events: Sequence[Any]) -> bool:
         return fold_stream(events)[0].status == "open"
     except LedgerError:
         return False
-
-
-def _facts(started: Any) -> str:
-    """A ``hand_started`` without its provenance (file, line: another export differs there)."""
-    return event_json(started.model_copy(update={"source": {}}))

@@ -206,8 +206,11 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
     # the file's corrections make the stored hand (its PHH export imported): known
     made, differ = as_the_file_corrects(ledger, b.events, hand, differ, phh=phh, held=stored)
     if made or (differ is not None  # in the stored chips, its start compared as corrected
-                and as_corrected(ledger, mine, hand, phh=phh, held=stored)):
-        differ = None  # the hand as its corrections made it (a PHH export applies them)
+                and as_corrected(ledger, mine, hand, phh=phh, held=stored)) or (
+            differ is STARTS_OTHERWISE and completing.earlier_cut(ledger, b)):
+        # the hand as its corrections made it (a PHH export applies them), or an earlier
+        # export's copy cut before its blinds, met after a longer one: its start lacks them
+        differ = None
     if differ is None:
         if not made and any(e.type in LATER for e in b.events):  # original events the same
             more = completing.continuation(ledger, b)  # amendments the ledger has not
