@@ -572,8 +572,8 @@ class _Reader:
                     or (etype in SESSION_TYPES) != (kind == "session"))
 
     def _envelope(self, match: re.Match[bytes]) -> tuple[Any, ...] | None:
-        """(kind, stream, seq, event, the source key it carries as bytes or None, (kind, id)
-        as bytes) of a line in the canonical shape (``match``: of :data:`_ENVELOPE_RE`) whose
+        """(kind, stream, seq, event, the source key it carries or None, (kind, id) as
+        bytes) of a line in the canonical shape (``match``: of :data:`_ENVELOPE_RE`) whose
         event validates with no duplicate key and whose key is UTF-8; None when anything
         fails."""
         kind, ident, seq, carried, raw = match.groups()
