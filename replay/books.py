@@ -190,8 +190,10 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
            note: Note = _quiet, unbalanced: Note = _quiet, opened: Opened | None = None
-           ) -> tuple[list[tuple[str | None, str | None, int]], player_balances.Balances]:
-    """The fewest transfers that settle the nets up (:func:`settlement.settlement`); a line
+           ) -> tuple[list[settlement.SessionTransfer], player_balances.Balances]:
+    """The fewest transfers that settle the nets up, ``(session, from, to, amount)``: of
+    ``session`` (:func:`settlement.settlement`), or of every session, each settled among its
+    own players (:func:`settlement.settlement_by_session`: a payment settles a session); a line
     to ``unbalanced`` per session whose chips do not follow its books (cash-outs, stacks:
     :func:`_unbalanced_lines`), said once the ledger is closed; ``opened`` as
     :func:`fresh_books`'.
@@ -200,7 +202,11 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
         LedgerError: the nets do not sum to zero; NotFound: no such session.
     """
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
-        settled = settlement.settlement(ledger.connection, session)
+        if session is None:
+            settled = settlement.settlement_by_session(ledger.connection)
+        else:
+            found, books = settlement.settlement(ledger.connection, session)
+            settled = [(session, a, b, n) for a, b, n in found], books
         found = [f for f in read_audit(ledger.connection).findings
                  if f.kind in ("session_balance", "stack_continuity")
                  and session in (None, f.session)]
