@@ -209,21 +209,26 @@ def sql(obj: Context, query: str, as_csv: bool, as_json: bool, max_rows: int | N
 @click.option("--session", "session_name", default=None, help="Only this session's hands.")
 @click.pass_obj
 def chart(obj: Context, out: str, money: bool, session_name: str | None) -> None:
-    """Write OUT (a PNG): each player's cumulative net across the series (or one session),
-    hand by hand (the net of balances: what the table paid). Chips of different values do not
-    add up: across sessions of different chip values it is refused in one line (chart the
-    money with --money, or one session with --session), as --money is across currencies."""
-    from cli.chart import write_chart
+    """Write OUT (PNG, or the format its suffix names: .svg, .pdf, .jpg …; another suffix is
+    refused): each player's cumulative net across the series (or one session), hand by hand
+    (the net of balances: what the table paid), in chips, or with --money in the currency's
+    units (`Alice (+279.00 USD)`). Chips of different values do not add up: across sessions
+    of different chip values it is refused in one line (chart the money with --money, or one
+    session with --session), as --money is across currencies."""
+    from cli.chart import chart_format, write_chart
     from ledger.model.errors import LedgerError
     from ledger.store.outputs import not_the_ledger
-    from replay.books import chart_rows
+    from replay.books import chart_data
 
     not_the_ledger(out, obj.db)
-    rows = chart_rows(obj.db, money=money, session=session_name, progress=render.progress,
-                      note=render.note, opened=obj.read_names)
+    chart_format(Path(out))
+    rows, unit = chart_data(obj.db, money=money, session=session_name,
+                            progress=render.progress, note=render.note, opened=obj.read_names)
+    title = None if session_name is None else (
+        f"Cumulative net per player in session {session_name}")
     try:
-        undrawable = write_chart(Path(out), rows, "money (minor units)" if money else "chips",
-                                 names=obj.names().labels)
+        undrawable = write_chart(Path(out), rows, "chips", names=obj.names().labels,
+                                 title=title, money=unit if money else None)
     except OSError as exc:  # a write refused without the file's name (EIO in /proc)
         raise LedgerError(f"cannot write {out}: {exc.strerror or exc}") from None
     click.echo(f"wrote {out}")
