@@ -173,12 +173,12 @@ def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
 
 def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]], books: Any,
                 session: str | None = None) -> str:
-    """``Bob pays Ann 37.50 USD`` per transfer ``(session, from, to, amount)`` still to make,
-    ``Bob pays Ann 37.50 USD in session fri`` when the whole ledger is settled and it holds
-    the books of more than one session (``books.books_apart``: each settled among its own
-    players; ``in hands of no session``, which no ``pay`` records) (``Cy pays the house 2.50 USD``;
-    ``Bob pays Ann 3 chips`` when every session settled counts plain chips, ``books.plain``:
-    None is the house, who keeps the rake) and a count line, which also says what was paid
+    """``Bob pays Ann 37.50 USD`` per transfer ``(session, from, to, amount)`` still to make
+    (``Cy pays the house 2.50 USD``: None is the house, who keeps the rake; ``Bob pays Ann 3
+    chips`` when every session settled counts plain chips, ``books.plain``), ``… in session
+    fri`` when the whole ledger is settled and it holds the books of more than one session
+    (``books.books_apart``: each settled among its own players; ``… in hands of no session``,
+    which no ``pay`` records), and a count line, which also says what was paid
     already; with a transfer of the house, a line saying what it is owed and how a payment
     to it is recorded (in a session: the rake of hands of no session has none to name, and
     the line says so), and, when it pays back what it was paid beyond the rake, the ``pay``
