@@ -171,11 +171,14 @@ def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any,
+def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]], books: Any,
                 session: str | None = None) -> str:
-    """``Bob pays Ann 37.50 USD`` per transfer still to make (``Cy pays the house 2.50 USD``;
-    ``Bob pays Ann 3 chips`` when every session settled counts plain chips, ``books.plain``:
-    None is the house, who keeps the rake) and a count line, which also says what was paid
+    """``Bob pays Ann 37.50 USD`` per transfer ``(session, from, to, amount)`` still to make
+    (``Cy pays the house 2.50 USD``: None is the house, who keeps the rake; ``Bob pays Ann 3
+    chips`` when every session settled counts plain chips, ``books.plain``), ``… in session
+    fri`` when the whole ledger is settled and it holds the books of more than one session
+    (``books.books_apart``: each settled among its own players; ``… in hands of no session``,
+    which no ``pay`` records), and a count line, which also says what was paid
     already; with a transfer of the house, a line saying what it is owed and how a payment
     to it is recorded (in a session: the rake of hands of no session has none to name, and
     the line says so), and, when it pays back what it was paid beyond the rake, the ``pay``
@@ -190,10 +193,15 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any,
         return (f"{n} chip{'s' * (n != 1)}" if books.plain else
                 format_money(n, decimals, currency))
 
-    lines = [f"{who(a)} pays {who(b)} {money(n)}" for a, b, n in transfers]
+    def where(name: str | None) -> str:
+        if session is not None or books.books_apart < 2:
+            return ""
+        return f" in session {name}" if name is not None else " in hands of no session"
+
+    lines = [f"{who(a)} pays {who(b)} {money(n)}{where(s)}" for s, a, b, n in transfers]
     paid = books.paid_already
     before = f" ({money(paid)} paid already)" if paid else ""
-    house = any(None in (a, b) for a, b, _ in transfers)
+    house = any(None in (a, b) for _, a, b, _ in transfers)
     if transfers:
         lines.append(f"{len(transfers)} transfer(s) settle {len(books.players)} "
                      f"player(s){' and the house' if house else ''}{before}")
@@ -210,9 +218,9 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any,
         if raked and all(r["session"] is None for r in raked):
             pay = ("`handledger pay SESSION PLAYER rake AMOUNT` records a payment to it in a "
                    "session; hands of no session have none to name")
-        back = [f"`handledger pay {one} rake {b} {format_money(n, decimals, None)}`"
-                for a, b, n in transfers if a is None and b is not None]
-        if back and any(b is None for _, b, _ in transfers):  # paid and pays back
+        back = [f"`handledger pay {s or one} rake {b} {format_money(n, decimals, None)}`"
+                for s, a, b, n in transfers if a is None and b is not None]
+        if back and any(b is None for _, _, b, _ in transfers):  # paid and pays back
             pay += f"; {', '.join(back)} records its payment back"
         elif back:  # the house was paid beyond the rake: it pays the rest back
             pay = f"{', '.join(back)} records its payment back"

@@ -97,16 +97,21 @@ def _pyplot() -> Any:
 def figure(rows: Sequence[tuple[int, str, int]], unit: str, *,
            starts: Sequence[tuple[int, str | None]] = (),
            names: Mapping[str, str] | None = None, title: str | None = None,
-           gid: str = "chart") -> Any:
-    """The chart of ``(ord, player, net)`` rows (``unit``: chips or minor units, ledger
-    order) as a matplotlib Figure: a step line per player (most won first, flat from his last
-    hand to the end) whose label is ``name (+total)``, the line of 0, and a dotted line with
+           gid: str = "chart", money: tuple[int, str | None] | None = None) -> Any:
+    """The chart of ``(ord, player, net)`` rows (``unit``: what the y axis counts, ``chips``;
+    ledger order) as a matplotlib Figure: a step line per player (most won first, flat from
+    his last hand to the end) whose label is ``name (+total)``, the line of 0, and a dotted
+    line with
     the session's name where each session of ``starts`` ``(ord of its first hand, session)``
     begins. ``names``: what to label a player with (his PokerNow nickname) when not his id.
     The line of the k-th player has the gid ``GID-player-k`` (``gid``: ``chart``, another
-    for a second chart of one page). Close it after use."""
+    for a second chart of one page). ``money``: the nets are minor units of that ``(decimals,
+    currency)``, drawn in the currency's units (``Alice (+279.00 USD)``, ticks ``279.00``, the
+    axis ``money (USD)``; README "11 chips won are 2.75 USD"). Close it after use."""
     plt = _pyplot()
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    from ledger.model.money import format_money
 
     hands = sorted({o for o, _, _ in rows})
     index = {o: i for i, o in enumerate(hands, 1)}
@@ -120,13 +125,18 @@ def figure(rows: Sequence[tuple[int, str, int]], unit: str, *,
     for xs, ys in series.values():  # flat to the end of the series after his last hand
         xs.append(len(hands))
         ys.append(ys[-1])
+    def total(net: int) -> str:
+        if money is None:
+            return f"{net:+d}"
+        return ("+" if net > 0 else "") + format_money(net, *money)
+
     fig, ax = plt.subplots(figsize=(10, 5.5))
     for k, player in enumerate(sorted(series, key=lambda p: (-totals[p], p))):
         xs, ys = series[player]
         (line,) = ax.step(xs, ys, where="post", color=COLOURS[k % len(COLOURS)],
                           dashes=DASHES[(k + k // len(COLOURS)) % len(DASHES)],
                           linewidth=1.6,
-                          label=f"{(names or {}).get(player, player)} ({totals[player]:+d})")
+                          label=f"{(names or {}).get(player, player)} ({total(totals[player])})")
         line.set_gid(f"{gid}-player-{k}")
     ax.axhline(0, color="grey", linewidth=0.8)
     for o, session in starts:
@@ -138,7 +148,12 @@ def figure(rows: Sequence[tuple[int, str, int]], unit: str, *,
                         fontsize="x-small", color="#555555", parse_math=False)
     ax.set_xlim(0, max(len(hands), 1))
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # hands and chips are whole
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # minor units of money too
+    if money is not None:
+        decimals = money[0]
+        ax.yaxis.set_major_formatter(FuncFormatter(
+            lambda v, _: format_money(round(v), decimals, None)))
+        unit = f"money ({money[1]})" if money[1] else "money"
     ax.set_xlabel("hand (ledger order)")
     ax.set_ylabel(f"cumulative net, {unit}")
     if title:
@@ -157,35 +172,65 @@ def _labels(rows: Sequence[tuple[int, str, int]], names: Mapping[str, str] | Non
             *(session or "" for _, session in starts)]
 
 
-def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str,
-                names: Mapping[str, str] | None = None) -> list[str]:
-    """Plot cumulative nets from ``(ord, player, net)`` rows (ledger order) into ``path``,
-    exactly that file: SVG or PDF for those suffixes, PNG otherwise (:func:`figure`);
-    ``names``: what to label a player with when not his stored name (a PokerNow id's label,
-    :attr:`cli.names.Names.labels`). Returns the names no installed font can draw (in a PNG
-    or PDF each such character is a box; an SVG keeps the names as text, which its reader
-    draws): the caller says so.
+#: Formats matplotlib writes that need a program besides it (LaTeX): not offered.
+_NEEDS_MORE = ("pgf",)
+
+
+def chart_format(path: Path) -> str:
+    """The format ``path`` is written in: the one its suffix names (``png``, ``svg``,
+    ``pdf``, ``jpg``… as matplotlib writes them), PNG for a name with no suffix.
 
     Raises:
-        OSError: ``path`` cannot be written (nothing written:
-            :func:`ledger.store.outputs.write_whole`).
+        LedgerError: a suffix matplotlib cannot write (``.html``): nothing is written.
+    """
+    from ledger.model.errors import LedgerError
+
+    kind = path.suffix.lower().lstrip(".")
+    if not kind:
+        return "png"
+    plt = _pyplot()
+    fig = plt.figure()
+    try:
+        formats = [k for k in fig.canvas.get_supported_filetypes() if k not in _NEEDS_MORE]
+    finally:
+        plt.close(fig)
+    if kind not in formats:
+        raise LedgerError(f"cannot write a chart as {path.suffix} ({path}): chart writes "
+                          f"{', '.join(f'.{k}' for k in formats)} (a name with no suffix: "
+                          "PNG); nothing was written")
+    return kind
+
+
+def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str,
+                names: Mapping[str, str] | None = None, *, title: str | None = None,
+                money: tuple[int, str | None] | None = None) -> list[str]:
+    """Plot cumulative nets from ``(ord, player, net)`` rows (ledger order) into ``path``,
+    exactly that file, in the format its suffix names (:func:`chart_format`; :func:`figure`,
+    ``money`` and ``unit`` as its); ``names``: what to label a player with when not his
+    stored name (a PokerNow id's label, :attr:`cli.names.Names.labels`); ``title``: the
+    chart's (the series' when None). Returns the names no installed font can draw (in a
+    raster image or PDF each such character is a box; an SVG keeps the names as text, which
+    its reader draws): the caller says so.
+
+    Raises:
+        LedgerError: as :func:`chart_format`; OSError: ``path`` cannot be written (nothing
+            written: :func:`ledger.store.outputs.write_whole`).
     """
     from ledger.store.outputs import write_whole
 
+    kind = chart_format(path)
     plt = _pyplot()
-    kind = path.suffix.lower().lstrip(".")
     with _drawing(_labels(rows, names)) as undrawable:
-        fig = figure(rows, unit, names=names,
-                     title="Cumulative net per player across the series")
+        fig = figure(rows, unit, names=names, money=money,
+                     title=title or "Cumulative net per player across the series")
         buf = io.BytesIO()  # drawn whole first: the file is written whole or not at all
         try:
-            fig.savefig(buf, dpi=110, bbox_inches="tight",
-                        format=kind if kind in ("png", "svg", "pdf") else "png",
-                        metadata={"Date": None} if kind == "svg" else None)
+            fig.savefig(buf, dpi=110, bbox_inches="tight", format=kind,
+                        metadata={"Date": None} if kind in ("svg", "svgz") else None)
         finally:
             plt.close(fig)
     write_whole(path, lambda f: f.write(buf.getvalue()))
-    return [] if kind == "svg" else undrawable
+    return [] if kind in ("svg", "svgz") else undrawable
 
 
 def chart_svg(rows: Sequence[tuple[int, str, int]], starts: Sequence[tuple[int, str | None]],

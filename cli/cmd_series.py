@@ -110,21 +110,25 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
 @click.command()
 @click.option("--session", "session_name", default=None, help="Only this session.")
 @click.option("--json", "as_json", is_flag=True,
-              help='{"transfers": [{"from", "from_name", "to", "to_name", "amount"}], '
+              help='{"transfers": [{"session", "from", "from_name", "to", "to_name", "amount"}], '
                    '"decimals", "currency"} (amounts in integer minor units of that currency; '
                    '"from" and "to" as stored (a PokerNow id), "from_name" and "to_name" as '
                    'the text names the player; "from" or "to" null with "house": true is the '
-                   'house, who keeps the rake)')
+                   'house, who keeps the rake; "session" the session whose books it settles, '
+                   'null for hands of no session)')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
-    """The fewest transfers that settle the nets up (money = net chips × chip value). Exact
-    minimum for up to 14 players with a nonzero net (zero-sum groups, each settled largest
-    debtor to largest creditor); greedy above that. Payments already recorded are subtracted:
-    the transfers settle what is still owed, and the count line says what was paid already
-    (a payment back between the same players cancels). The rake the table took is owed to
-    the house (whoever keeps it), one more creditor: `pay SESSION PLAYER rake AMOUNT` records
-    a payment to it. Refused while a hand read is still in progress (its pot is paid when it
-    ends), and when the nets do not sum to minus the rake."""
+    """The fewest transfers that settle the nets up (money = net chips × chip value), each
+    session's among its own players, since `pay SESSION FROM TO AMOUNT` records a payment in
+    one session (without --session, each line names its session when the ledger holds more
+    than one). Exact minimum for up to 14 players of a session with a nonzero net (zero-sum
+    groups, each settled largest debtor to largest creditor); greedy above that. Payments
+    already recorded are subtracted: the transfers settle what is still owed, and the count
+    line says what was paid already (a payment back between the same players cancels). The
+    rake the table took is owed to the house (whoever keeps it), one more creditor: `pay
+    SESSION PLAYER rake AMOUNT` records a payment to it. Refused while a hand read is still
+    in progress (its pot is paid when it ends), and when the nets do not sum to minus the
+    rake."""
     from replay.books import settle as settle_up
 
     noted: list[str] = []
@@ -137,9 +141,9 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     if as_json:
         decimals, currency = books.unit
         click.echo(json.dumps({"transfers": [
-            {"from": a, "from_name": names.label(a), "to": b, "to_name": names.label(b),
-             "amount": n} | ({"house": True} if None in (a, b) else {})
-            for a, b, n in transfers], "decimals": decimals, "currency": currency}))
+            {"session": s, "from": a, "from_name": names.label(a), "to": b,
+             "to_name": names.label(b), "amount": n} | ({"house": True} if None in (a, b) else {})
+            for s, a, b, n in transfers], "decimals": decimals, "currency": currency}))
     else:
         click.echo(names(books_text.settle_text(transfers, books, session_name)))
         _unchecked(noted)
@@ -205,21 +209,26 @@ def sql(obj: Context, query: str, as_csv: bool, as_json: bool, max_rows: int | N
 @click.option("--session", "session_name", default=None, help="Only this session's hands.")
 @click.pass_obj
 def chart(obj: Context, out: str, money: bool, session_name: str | None) -> None:
-    """Write OUT (a PNG): each player's cumulative net across the series (or one session),
-    hand by hand (the net of balances: what the table paid). Chips of different values do not
-    add up: across sessions of different chip values it is refused in one line (chart the
-    money with --money, or one session with --session), as --money is across currencies."""
-    from cli.chart import write_chart
+    """Write OUT (PNG, or the format its suffix names: .svg, .pdf, .jpg …; another suffix is
+    refused): each player's cumulative net across the series (or one session), hand by hand
+    (the net of balances: what the table paid), in chips, or with --money in the currency's
+    units (`Alice (+279.00 USD)`). Chips of different values do not add up: across sessions
+    of different chip values it is refused in one line (chart the money with --money, or one
+    session with --session), as --money is across currencies."""
+    from cli.chart import chart_format, write_chart
     from ledger.model.errors import LedgerError
     from ledger.store.outputs import not_the_ledger
-    from replay.books import chart_rows
+    from replay.books import chart_data
 
     not_the_ledger(out, obj.db)
-    rows = chart_rows(obj.db, money=money, session=session_name, progress=render.progress,
-                      note=render.note, opened=obj.read_names)
+    chart_format(Path(out))
+    rows, unit = chart_data(obj.db, money=money, session=session_name,
+                            progress=render.progress, note=render.note, opened=obj.read_names)
+    title = None if session_name is None else (
+        f"Cumulative net per player in session {session_name}")
     try:
-        undrawable = write_chart(Path(out), rows, "money (minor units)" if money else "chips",
-                                 names=obj.names().labels)
+        undrawable = write_chart(Path(out), rows, "chips", names=obj.names().labels,
+                                 title=title, money=unit if money else None)
     except OSError as exc:  # a write refused without the file's name (EIO in /proc)
         raise LedgerError(f"cannot write {out}: {exc.strerror or exc}") from None
     click.echo(f"wrote {out}")

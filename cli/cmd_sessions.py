@@ -13,6 +13,7 @@ import click
 from cli import render, text
 from cli.cmd_checkpoint import keys_option
 from cli.context import Context
+from cli.names import books_named
 from ledger.model.money import format_money
 
 
@@ -229,10 +230,11 @@ def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | 
     """PLAYER buys CHIPS (whole chips, in digits) in SESSION (between hands: table stakes)."""
     from replay.sessions import entries as books
 
-    event, seq = books.buy_in(obj.ledger(existing=True), session_name, player, chips, kind,
-                              note=render.note)
-    click.echo(f"{session_name}: {player} {event.kind.replace('_', '-')} {event.chips} chips "
-               f"(entry {seq})")
+    with books_named(obj.names) as note:
+        event, seq = books.buy_in(obj.ledger(existing=True), session_name, player, chips,
+                                  kind, note=note)
+    click.echo(f"{session_name}: {obj.names()(player)} {event.kind.replace('_', '-')} "
+               f"{event.chips} chips (entry {seq})")
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -248,9 +250,11 @@ def cashout(obj: Context, session_name: str, player: str, chips: str, closed: bo
     closed only with --closed)."""
     from replay.sessions import entries as books
 
-    event, seq = books.cash_out(obj.ledger(existing=True), session_name, player, chips,
-                                closed=closed, note=render.note)
-    click.echo(f"{session_name}: {player} cashed out {event.chips} chips (entry {seq})")
+    with books_named(obj.names) as note:
+        event, seq = books.cash_out(obj.ledger(existing=True), session_name, player, chips,
+                                    closed=closed, note=note)
+    click.echo(f"{session_name}: {obj.names()(player)} cashed out {event.chips} chips "
+               f"(entry {seq})")
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -271,13 +275,13 @@ def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
     house, whoever keeps the rake the table took (settle's "the house")."""
     from replay.sessions import payments as books
 
-    warned: list[str] = []
-    event, state, seq = books.pay(obj.ledger(existing=True), session_name, payer, payee,
-                                  amount, again=again, beyond=beyond, warn=warned.append)
-    click.echo(f"{session_name}: {books.party(event.payer)} paid {books.party(event.payee)} "
-               f"{state.money(event.amount_minor)} (entry {seq})")
-    for line in warned:
-        click.echo(f"warning: {line}", err=True)
+    with books_named(obj.names) as note:
+        event, state, seq = books.pay(obj.ledger(existing=True), session_name, payer, payee,
+                                      amount, again=again, beyond=beyond,
+                                      warn=lambda line: note(f"warning: {line}"))
+        paid = (f"{session_name}: {books.party(event.payer)} paid {books.party(event.payee)} "
+                f"{state.money(event.amount_minor)} (entry {seq})")
+    click.echo(obj.names()(paid))
 
 
 @click.group()
@@ -300,8 +304,9 @@ def entry_retract(obj: Context, session_name: str, seq: int, reason: str, by: st
     """Retract entry SEQ of SESSION: the books read as if it had not been recorded."""
     from replay.sessions import amending as books
 
-    was, _ = books.correct_entry(obj.ledger(existing=True), session_name, seq, None,
-                                 reason=reason, by=by, closed=closed, note=render.note)
+    with books_named(obj.names) as note:
+        was, _ = books.correct_entry(obj.ledger(existing=True), session_name, seq, None,
+                                     reason=reason, by=by, closed=closed, note=note)
     click.echo(f"{session_name}: entry {seq} ({was.type}) retracted")
 
 
@@ -323,9 +328,10 @@ def entry_amend(obj: Context, session_name: str, seq: int, value: str, reason: s
     payment; it keeps its place among the hands."""
     from replay.sessions import amending as books
 
-    was, now = books.correct_entry(obj.ledger(existing=True), session_name, seq, value,
-                                   reason=reason, by=by, closed=closed, beyond=beyond,
-                                   note=render.note)
+    with books_named(obj.names) as note:
+        was, now = books.correct_entry(obj.ledger(existing=True), session_name, seq, value,
+                                       reason=reason, by=by, closed=closed, beyond=beyond,
+                                       note=note)
     click.echo(f"{session_name}: entry {seq} ({was.type}) amended")
 
 

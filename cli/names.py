@@ -20,6 +20,10 @@ from typing import Any
 from ledger.model.errors import LedgerError
 from ledger.model.names import shown_labels
 
+#: Text that ends naming a player before his id in brackets, ``TA (``: a word that is no
+#: amount (``pot 300 (gE4aE_Yhc3)`` names the pot's player by his id alone).
+_NAMED = re.compile(r"(?:^|\s)[^\s\d(][^\s(]* \($")
+
 
 class Names:
     """Renames platform ids in rendered text (``names``: id → latest name). Picklable, so a
@@ -34,15 +38,15 @@ class Names:
 
     def __call__(self, text: str) -> str:
         """``text`` with each platform id renamed to his label; an id a line gives as ``name
-        (id)`` already (a PokerNow ledger statement's row, ``audit``) is left so."""
+        (id)`` already (a PokerNow ledger statement's row, ``audit``, an import's warning
+        naming him as the log does, by an older name too: ``TA (gE4aE_Yhc3)``) is left so."""
         if self._re is None:
             return text
 
         def label(m: re.Match[str]) -> str:
             pid = m.group(0)
-            if (text.startswith(")", m.end())
-                    and text.endswith(f"{self.names[pid]} (", 0, m.start())):
-                return pid
+            if text.startswith(")", m.end()) and _NAMED.search(text, 0, m.start()):
+                return pid  # ``TA (gE4aE_Yhc3)``: named already, by any name he played under
             return self.labels[pid]
 
         return self._re.sub(label, text)
@@ -91,6 +95,27 @@ def named_players(body: dict[str, Any], names: Names) -> dict[str, Any]:
     if "in_progress" in out:
         out["in_progress"] = renamed(out["in_progress"], names)
     return out
+
+
+@contextmanager
+def books_named(names: Callable[[], Names]) -> Iterator[Callable[[str], None]]:
+    """A command writing the session books (``buyin``, ``cashout``, ``pay``, ``entry``):
+    within the block its refusal names the platform players as the reads do
+    (:func:`refusals_named`); yields the note to give the books, whose lines are said on
+    stderr, so named, once the block is over (the ledger it writes is closed then)."""
+    from cli import render
+
+    said: list[str] = []
+    try:
+        with refusals_named(names):
+            yield said.append
+    finally:
+        if said:
+            named: Callable[[str], str] = str
+            with suppress(LedgerError):
+                named = names()
+            for line in said:
+                render.note(named(line))
 
 
 @contextmanager

@@ -51,6 +51,9 @@ class HtmlPages:
         grid = report.standings
         heads = [chip_unit_text((u["chip_value_minor"], u["decimals"], u["currency"]))
                  for u in grid.units]
+        # a total in chips of one value of several names it, "+650 chips of 0.25 USD": in
+        # brackets, as every other cell's, it read as money beside the money total "(+279.00 USD)"
+        totals_heads = [h if h == "chips" else f"chips of {h}" for h in heads]
         session_money = {s.name: s.money for s in report.sessions}
         # a column per session, hands of no session one per chip unit when they count several
         keys = [grid.column_key(s) for s in grid.sessions]
@@ -70,8 +73,8 @@ class HtmlPages:
             links=[], key=None, stylesheets=[f"{ASSETS}/base.css", f"{ASSETS}/report.css"],
             style="", session_money=session_money, session_sums=sums, columns=columns,
             grid_sum=grid.unit_sums(), money_totals=money_totals,
-            unit_heads=heads, unit_totals={
-                p["player"]: [(t, h) for t, h in zip(p["totals"], heads, strict=True)
+            unit_heads=heads, total_heads=totals_heads, unit_totals={
+                p["player"]: [(t, h) for t, h in zip(p["totals"], totals_heads, strict=True)
                               if t is not None] for p in grid.players if grid.mixed},
             any_money=any(session_money.values()), minor=_minor,
             charts=[(_chart_heading(c) if len(report.charts) > 1 else None,

@@ -190,8 +190,10 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
            note: Note = _quiet, unbalanced: Note = _quiet, opened: Opened | None = None
-           ) -> tuple[list[tuple[str | None, str | None, int]], player_balances.Balances]:
-    """The fewest transfers that settle the nets up (:func:`settlement.settlement`); a line
+           ) -> tuple[list[settlement.SessionTransfer], player_balances.Balances]:
+    """The fewest transfers that settle the nets up, ``(session, from, to, amount)``: of
+    ``session`` (:func:`settlement.settlement`), or of every session, each settled among its
+    own players (:func:`settlement.settlement_by_session`: a payment settles a session); a line
     to ``unbalanced`` per session whose chips do not follow its books (cash-outs, stacks:
     :func:`_unbalanced_lines`), said once the ledger is closed; ``opened`` as
     :func:`fresh_books`'.
@@ -200,7 +202,11 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
         LedgerError: the nets do not sum to zero; NotFound: no such session.
     """
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
-        settled = settlement.settlement(ledger.connection, session)
+        if session is None:
+            settled = settlement.settlement_by_session(ledger.connection)
+        else:
+            found, books = settlement.settlement(ledger.connection, session)
+            settled = [(session, a, b, n) for a, b, n in found], books
         found = [f for f in read_audit(ledger.connection).findings
                  if f.kind in ("session_balance", "stack_continuity")
                  and session in (None, f.session)]
@@ -234,18 +240,33 @@ def chart_rows(path: str, *, money: bool, session: str | None = None,
                progress: Progress = silent, note: Note = _quiet, opened: Opened | None = None
                ) -> list[tuple[int, str, int]]:
     """``(ord, player, net)`` of every player in every hand (of ``session`` when given), in
-    ledger order (:func:`hand_nets.chart_nets`); ``opened`` as :func:`fresh_books`'.
+    ledger order: the rows of :func:`chart_data`.
+
+    Raises:
+        as :func:`chart_data`.
+    """
+    return chart_data(path, money=money, session=session, progress=progress, note=note,
+                      opened=opened)[0]
+
+
+def chart_data(path: str, *, money: bool, session: str | None = None,
+               progress: Progress = silent, note: Note = _quiet, opened: Opened | None = None
+               ) -> tuple[list[tuple[int, str, int]], tuple[int, str | None]]:
+    """``(ord, player, net)`` of every player in every hand (of ``session`` when given), in
+    ledger order, and the unit of the nets, ``(decimals, currency)``: minor units of that
+    money with ``money``, (0, None) in chips (:func:`hand_nets.chart_nets_unit`); ``opened``
+    as :func:`fresh_books`'.
 
     Raises:
         NotFound: no such session, or no hands to chart; LedgerError: chips of different
             values (money of different currencies or decimals) to add up.
     """
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
-        rows = hand_nets.chart_nets(ledger.connection, money, session)
+        rows, unit = hand_nets.chart_nets_unit(ledger.connection, money, session)
     if not rows:
         raise NotFound("no hands in the ledger to chart" if session is None else
                        f"no hands in session {session!r} to chart")
-    return rows
+    return rows, unit
 
 
 def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Progress = silent,

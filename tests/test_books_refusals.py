@@ -176,6 +176,26 @@ def test_session_set_refused_once_it_holds_hands_that_came_in_money(tmp_path: Pa
     assert snapshot(db) == before
 
 
+def test_session_set_to_the_value_the_chip_has_changes_nothing_and_is_refused(
+        tmp_path: Path) -> None:
+    """A chip of 0.25 USD set to 0.25 (USD kept, or given, with its 2 decimals) appended
+    another session_changed and said it was set; it is refused as an amendment to the value
+    an entry has ("changes nothing"), nothing written; another value is set."""
+    db = tmp_path / "t.duckdb"
+    assert run(db, "session", "open", "fri", "--chip-value", "0.25", "--currency", "USD",
+               "--date", "2026-11-27").exit_code == 0
+    before = snapshot(db)
+    for given in (("--chip-value", "0.25"), ("--chip-value", "0.250", "--currency", "USD",
+                                            "--decimals", "2")):
+        assert refused(run(db, "session", "set", "fri", *given)) == (
+            "error: changes nothing: session fri is 1 chip = 0.25 USD already; nothing "
+            "written")
+    assert snapshot(db) == before
+    out = run(db, "session", "set", "fri", "--chip-value", "0.5")
+    assert (out.exit_code, out.output) == (0, "session fri: 1 chip = 0.50 USD\n")
+    assert [t for _, _, t in rows(db)] == ["session_opened", "session_changed"]
+
+
 RIT = Path(__file__).resolve().parents[2] / "shared/data/pokernow/pokernowpy_run-it-twice.csv"
 
 

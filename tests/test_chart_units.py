@@ -5,6 +5,7 @@ is charted."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,42 @@ def test_hands_of_no_session_in_two_units_say_what_can_be_read(tmp_path: Path) -
     assert "chips of 0.01 (no session):" in tables.output
     assert "plain chips (no session):" in tables.output
     assert run(db, "standings").exit_code == 0
+
+
+def test_money_is_drawn_in_the_currencys_units_and_a_session_titled(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """friday (0.25 USD a chip: Ann +150 chips, 37.50 USD) and penny (0.01 USD: Ann -2, Bob
+    +2 cents): --money drew the legend and axis in minor units (``Ann (+3748)``, "money (minor
+    units)"); it draws 37.48 USD, ticks in dollars, the axis naming USD. ``--session`` titles
+    the chart with the session, not the series."""
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb", "night+penny", PENNY)
+    svg = tmp_path / "c.svg"
+    assert run(db, "chart", str(svg), "--money").output == f"wrote {svg}\n"
+    text = svg.read_text()
+    assert re.findall(r">([^<>]+ \([+-][0-9.]+ USD\))<", text) == [
+        "Ann (+37.48 USD)", "Bob (-37.48 USD)"]
+    assert ">cumulative net, money (USD)<" in text and "minor units" not in text
+    assert ">0.00<" in text and ">Cumulative net per player across the series<" in text
+    one = tmp_path / "penny.svg"
+    assert run(db, "chart", str(one), "--session", "penny").exit_code == 0
+    text = one.read_text()
+    assert re.findall(r">([^<>]+ \([+-][0-9]+\))<", text) == ["Bob (+2)", "Ann (-2)"]
+    assert ">Cumulative net per player in session penny<" in text
+    assert ">cumulative net, chips<" in text
+
+
+def test_a_suffix_the_chart_cannot_be_written_as_is_refused(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``chart c.html`` wrote a PNG named c.html; it is refused in one line, nothing
+    written; a suffix matplotlib writes is written in its format (a JPEG for .jpg)."""
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb", "night+penny", PENNY)
+    page = tmp_path / "c.html"
+    out = run(db, "chart", str(page), "--money")
+    assert (out.exit_code, out.output) == (
+        2, f"error: cannot write a chart as .html ({page}): chart writes .eps, .gif, .jpg, "
+           ".jpeg, .pdf, .png, .ps, .raw, .rgba, .svg, .svgz, .tif, .tiff, .webp, .avif (a "
+           "name with no suffix: PNG); nothing was written\n")
+    assert not page.exists()
+    jpg = tmp_path / "c.jpg"
+    assert run(db, "chart", str(jpg), "--money").exit_code == 0
+    assert jpg.read_bytes()[:3] == b"\xff\xd8\xff"  # JPEG's start of image

@@ -375,8 +375,10 @@ def test_settle_before_any_payment_and_after_a_part_of_it(unpaid: Path, tmp_path
     run = runner_for(copy_ledger(unpaid, tmp_path / "friday.duckdb"))
     transfers = json.loads(run("settle", "--session", "friday", "--json").output)["transfers"]
     assert transfers == [
-        {"from": "Ann", "from_name": "Ann", "to": "Bob", "to_name": "Bob", "amount": 100},
-        {"from": "Ann", "from_name": "Ann", "to": "Cy", "to_name": "Cy", "amount": 2550}]
+        {"session": "friday", "from": "Ann", "from_name": "Ann", "to": "Bob", "to_name": "Bob",
+         "amount": 100},
+        {"session": "friday", "from": "Ann", "from_name": "Ann", "to": "Cy", "to_name": "Cy",
+         "amount": 2550}]
     assert "closed, 26.50 USD owed" in run("session", "list").output
     assert run("pay", "friday", "Ann", "Cy", "25.50").exit_code == 0
     assert run("settle", "--session", "friday").output.splitlines()[0] == \

@@ -29,6 +29,19 @@ def test_settle_names_no_session_to_open_for_the_rake_of_hands_of_none(user) -> 
     assert user("import", "--session", "s", str(PLO8))[0] == 0
     code, out, _ = user("settle")
     assert code == 0 and "None" not in out
+    # each book settled among its own players, each line naming it: Hero, owed 2.13 USD in s,
+    # still pays the 0.20 USD he lost in the draw hand (no pay nets one against the other)
+    assert out.splitlines()[:-1] == [
+        "EricSteph261 pays tiger48475 0.01 USD in session s",
+        "UnderMeSensi pays Hero 2.13 USD in session s",
+        "UnderMeSensi pays the house 0.20 USD in session s",
+        "diyi69 pays tiger48475 0.02 USD in session s",
+        "supermeXXX pays tiger48475 0.24 USD in session s",
+        "xgz520 pays tiger48475 0.01 USD in session s",
+        "Hero pays Player3 0.20 USD in hands of no session",
+        "Player4 pays Player3 0.13 USD in hands of no session",
+        "Player4 pays the house 0.02 USD in hands of no session",
+        "9 transfer(s) settle 11 player(s) and the house"]
     assert out.splitlines()[-1] == (
         "the house: whoever keeps the rake the table took, 0.22 USD (2 chips in hands of no "
         "session, 20 chips in session s); `handledger pay SESSION PLAYER rake AMOUNT` records "

@@ -63,14 +63,14 @@ def test_a_file_the_system_refuses_is_named_in_one_line(played: Path, tmp_path: 
     assert _refused(db, "/proc/version") == [
         ("chart", 2, "", line), ("view", 2, "", line), ("export", 2, "", line),
         ("export", 2, "", line)]
-    missing = tmp_path / "no" / "such" / "x.out"
+    missing = tmp_path / "no" / "such" / "x.svg"  # a suffix chart writes (.out is refused)
     line = f"error: cannot write {missing}: No such file or directory\n"
     assert _refused(db, str(missing)) == [
         ("chart", 2, "", line), ("view", 2, "", line), ("export", 2, "", line),
         ("export", 2, "", line)]
     assert not (tmp_path / "no").exists()
-    line = f"error: cannot write /sys/x.out: {_strerror('/sys')}\n"
-    assert _refused(db, "/sys/x.out") == [
+    line = f"error: cannot write /sys/x.svg: {_strerror('/sys')}\n"
+    assert _refused(db, "/sys/x.svg") == [
         ("chart", 2, "", line), ("view", 2, "", line), ("export", 2, "", line),
         ("export", 2, "", line)]
     # a checkpoint's file and a key folder: the system's words, not Python's ([Errno 2] …)

@@ -58,12 +58,12 @@ def _json(db: Path, *args: str) -> tuple[int, object]:
 def test_settle_gives_the_ids_and_the_names(imported: Path) -> None:
     code, body = _json(imported, "settle", "--session", S2, "--json")
     assert code == 0 and body == {"transfers": [
-        {"from": "6OQxLdU_ZO", "from_name": UH, "to": "gE4aE_Yhc3", "to_name": "A8",
-         "amount": 50},
-        {"from": "CzMp1GAawT", "from_name": "@ovvkpfngo@@@", "to": "gE4aE_Yhc3",
+        {"session": S2, "from": "6OQxLdU_ZO", "from_name": UH, "to": "gE4aE_Yhc3",
          "to_name": "A8", "amount": 50},
-        {"from": "YJJJbgIQrB", "from_name": "ksv @ ycx", "to": "gE4aE_Yhc3", "to_name": "A8",
-         "amount": 50}], "decimals": 0, "currency": None}
+        {"session": S2, "from": "CzMp1GAawT", "from_name": "@ovvkpfngo@@@",
+         "to": "gE4aE_Yhc3", "to_name": "A8", "amount": 50},
+        {"session": S2, "from": "YJJJbgIQrB", "from_name": "ksv @ ycx", "to": "gE4aE_Yhc3",
+         "to_name": "A8", "amount": 50}], "decimals": 0, "currency": None}
     code, text, _ = one_shot(imported, "settle", "--session", S2)
     assert text.splitlines()[:3] == [f"{t['from_name']} pays {t['to_name']} 50 chips"
                                      for t in body["transfers"]]
@@ -173,10 +173,10 @@ def test_two_players_of_one_name_stay_apart(tmp_path: Path) -> None:
     assert hand["net"] == {ann_y: -1, ann_b: -2, "TA": 3}
     _, body = _json(db, "settle", "--json")
     assert body["transfers"] == [
-        {"from": "BfS83Cedu3", "from_name": ann_b, "to": "gE4aE_Yhc3", "to_name": "TA",
-         "amount": 3},
-        {"from": "BfS83Cedu3", "from_name": ann_b, "to": "ydk9sgEWl2", "to_name": ann_y,
-         "amount": 1}]
+        {"session": "charlestudor_Input_Log_001", "from": "BfS83Cedu3", "from_name": ann_b,
+         "to": "gE4aE_Yhc3", "to_name": "TA", "amount": 3},
+        {"session": "charlestudor_Input_Log_001", "from": "BfS83Cedu3", "from_name": ann_b,
+         "to": "ydk9sgEWl2", "to_name": ann_y, "amount": 1}]
     _, books = _json(db, "balances", "--json")
     assert {p["player"]: (p["name"], p["nickname"]) for p in books["players"]} == {
         "gE4aE_Yhc3": ("TA", "TA"), "ydk9sgEWl2": (ann_y, "Anvjfbmj2"),
@@ -195,8 +195,8 @@ def test_a_host_alias_is_the_name_everywhere(db: Path) -> None:
     assert (code, out) == (0, "HXN7RGKNLI is Marty\n")
     _, body = _json(db, "settle", "--session", RIT_S, "--json")
     assert [t for t in body["transfers"] if t["amount"] == 263] == [
-        {"from": "Marty", "from_name": "Marty", "to": "3r4cXeU7Dp", "to_name": "sappxxu",
-         "amount": 263}]
+        {"session": RIT_S, "from": "Marty", "from_name": "Marty", "to": "3r4cXeU7Dp",
+         "to_name": "sappxxu", "amount": 263}]
     _, text, _ = one_shot(db, "settle", "--session", RIT_S)
     assert "Marty pays sappxxu 2.63" in text.splitlines()
     _, hand = _json(db, "replay", "--hand", "pn-pokernowpy_run-it-twice-30-163028603289300",

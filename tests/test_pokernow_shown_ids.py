@@ -109,3 +109,52 @@ def test_a_seat_named_as_two_players_is_refused_naming_both(tmp_path: Path) -> N
                             "--hand", "d1")
     assert (code, out) == (0, "d1\n")
     assert _seats(db, "d1") == [("f-mUxYkHrq", 5000), ("gKyQzJRs7T", 5000)]
+
+
+RIT = SHARED / "pokernow" / "pokernowpy_run-it-twice.csv"
+EXCERPT = "pokernowpy_run-it-twice"
+
+
+def test_pay_names_the_payer_as_shown_though_typed_with_his_id(tmp_path: Path) -> None:
+    """Mdeyxwb (HXN7RGKNLI) lost 297 - 34 = 263 cents in the run-it-twice excerpt: a payment
+    of 20.00 USD is refused, and one of 2.63 recorded, naming him Mdeyxwb, not HXN7RGKNLI
+    (typed as ``Mdeyxwb (HXN7RGKNLI)``, as balances shows him)."""
+    db = tmp_path / "p.duckdb"
+    assert one_shot(db, "import", str(RIT))[0] == 0
+    assert one_shot(db, "session", "set", EXCERPT, "--chip-value", "0.01", "--currency",
+                    "USD")[0] == 0
+    typed = "Mdeyxwb (HXN7RGKNLI)"
+    assert one_shot(db, "pay", EXCERPT, typed, "sappxxu", "20.00") == (
+        2, "", f"error: pay {EXCERPT} {typed} sappxxu: 20.00 USD is more than Mdeyxwb still "
+        f"owes in {EXCERPT} (2.63 USD: Mdeyxwb lost 2.63 USD, paid 0.00 USD, received 0.00 "
+        f"USD); nothing written (`handledger settle --session {EXCERPT}` says who pays "
+        "whom); --more-than-owed records it anyway\n")
+    assert one_shot(db, "pay", EXCERPT, typed, "sappxxu", "2.63") == (
+        0, f"{EXCERPT}: Mdeyxwb paid sappxxu 2.63 USD (entry 9)\n", "")
+
+
+def test_a_second_cash_out_is_refused_naming_the_player_as_shown(tmp_path: Path) -> None:
+    """A session holding the second charlestudor log, where A8 is gE4aE_Yhc3 (the hands
+    leave him 200 of his 50 bought): a rebuy of 500 and a cash-out of 700, then a second
+    cash-out of 200 is refused naming A8, not gE4aE_Yhc3."""
+    db = tmp_path / "w.duckdb"
+    assert one_shot(db, "session", "open", "w1")[0] == 0
+    assert one_shot(db, "import", "--session", "w1", str(LOG2))[0] == 0
+    assert one_shot(db, "buyin", "w1", "A8", "500") == (0, "w1: A8 rebuy 500 chips (entry 20)\n",
+                                                         "")
+    assert one_shot(db, "cashout", "w1", "A8", "700") == (
+        0, "w1: A8 cashed out 700 chips (entry 21)\n", "")
+    assert one_shot(db, "cashout", "w1", "A8", "200") == (
+        2, "", "error: A8 already cashed out 700 chips in w1 (entry 21, no buy-in since); a "
+        "wrong count is amended: `handledger entry amend w1 21 CHIPS --reason … --by …`\n")
+
+
+def test_a_player_named_with_his_id_by_an_older_name_keeps_both() -> None:
+    """A ledger statement's line names TA (gE4aE_Yhc3) as the statement does; his id's name is
+    A8 now: the line read ``for TA (A8)``, the id renamed inside the name that gives it."""
+    from cli.names import Names
+
+    names = Names({"gE4aE_Yhc3": "A8"})
+    assert names("says net 5 for TA (gE4aE_Yhc3) but the replayed session gives net 3; "
+                 "gE4aE_Yhc3 +2") == ("says net 5 for TA (gE4aE_Yhc3) but the replayed "
+                                      "session gives net 3; A8 +2")

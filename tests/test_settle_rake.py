@@ -93,12 +93,12 @@ def test_the_rake_is_owed_to_the_house(run, night: Path) -> None:  # noqa: ANN00
         " `handledger pay night PLAYER rake AMOUNT` records a payment to it"]
     out = run("settle", "--session", "night", "--json")
     assert json.loads(out.output) == {
-        "transfers": [{"from": "Bob", "from_name": "Bob", "to": "Ann", "to_name": "Ann",
-                       "amount": 750},
-                      {"from": "Cy", "from_name": "Cy", "to": "Ann", "to_name": "Ann",
-                       "amount": 250},
-                      {"from": "Cy", "from_name": "Cy", "to": None, "to_name": None,
-                       "amount": 250, "house": True}],
+        "transfers": [{"session": "night", "from": "Bob", "from_name": "Bob", "to": "Ann",
+                       "to_name": "Ann", "amount": 750},
+                      {"session": "night", "from": "Cy", "from_name": "Cy", "to": "Ann",
+                       "to_name": "Ann", "amount": 250},
+                      {"session": "night", "from": "Cy", "from_name": "Cy", "to": None,
+                       "to_name": None, "amount": 250, "house": True}],
         "decimals": 2, "currency": "USD"}
     assert _session_state(run) == (False, 1250)  # Bob 7.50 and Cy 5.00 still to pay
     assert _settlement_findings(run) == [  # no payment yet: only when asked

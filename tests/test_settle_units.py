@@ -73,3 +73,54 @@ def test_settle_of_plain_chips_says_chips(user) -> None:  # noqa: ANN001
     assert user("session", "set", PLAIN, "--chip-value", "2")[0] == 0
     assert user("settle") == (0, "Qapurjsa9 pays TA 6\nQapurjsa9 pays Anvjfbmj2 2\n"
                                  "2 transfer(s) settle 3 player(s)\n", "")
+
+
+def test_settle_of_every_session_pairs_players_of_one_session_each_pay_records(user) -> None:  # noqa: ANN001
+    """The four PokerNow logs hold 20 players with a nonzero net (beyond the exact limit of
+    14): settle without --session settled them greedily across sessions, offering
+    ``OjtkunxseAbye pays A8 0.83 USD`` (A8 never played the run-it-twice excerpt), which
+    ``pay`` refuses. Each session is settled among its own players and each line names its
+    session: Qapurjsa9 -4 cents to TA's id (A8) +3 and Anvjfbmj2 +1 in the first log; three
+    players 50 cents each to A8 in the second; the excerpt's nets as its own settle gives
+    them (Ntunn -53 to sappxxu 7 and yfg 46 …); seven 10.00 USD losers to Aab Ovwsi. Every
+    line is a ``pay`` that records, and then settle says settled."""
+    pokernow = SHARED / "pokernow"
+    assert user("import", str(pokernow))[0] == 0
+    sessions = [PLAIN, "charlestudor_Input_Log_002", CENTS, "valakuzhyk_07_21_2022_log1"]
+    for name in sessions:
+        assert user("session", "set", name, "--chip-value", "0.01", "--currency", "USD")[0] == 0
+    loser = ["Hznmh#9009", "Phzd Juwvifsvh", "sjfid753", "Erhradnpmi3", "Efvoziamtgktl",
+             "IpusyM", "gaxdqwmwksve"]
+    assert user("settle")[:2] == (0, "\n".join([
+        f"Qapurjsa9 pays A8 0.03 USD in session {PLAIN}",
+        f"Qapurjsa9 pays Anvjfbmj2 0.01 USD in session {PLAIN}",
+        "\"uhuhqb\"\"''' pays A8 0.50 USD in session charlestudor_Input_Log_002",
+        "@ovvkpfngo@@@ pays A8 0.50 USD in session charlestudor_Input_Log_002",
+        "ksv @ ycx pays A8 0.50 USD in session charlestudor_Input_Log_002",
+        f"Ntunn pays sappxxu 0.07 USD in session {CENTS}",
+        f"Ntunn pays yfg 0.46 USD in session {CENTS}",
+        f"ihgq0hrmf pays sappxxu 5.85 USD in session {CENTS}",
+        f"Mdeyxwb pays sappxxu 2.63 USD in session {CENTS}",
+        f"OjtkunxseAbye pays yfg 0.83 USD in session {CENTS}",
+        *[f"{p} pays Aab Ovwsi 10.00 USD in session valakuzhyk_07_21_2022_log1"
+          for p in loser],
+        "17 transfer(s) settle 20 player(s)", ""]))
+    code, out, _ = user("settle", "--json")
+    transfers = json.loads(out)["transfers"]
+    assert code == 0 and [t["session"] for t in transfers] == [PLAIN] * 2 + [
+        "charlestudor_Input_Log_002"] * 3 + [CENTS] * 5 + ["valakuzhyk_07_21_2022_log1"] * 7
+    for t in transfers:
+        amount = f"{t['amount'] // 100}.{t['amount'] % 100:02d}"
+        code, _, err = user("pay", t["session"], t["from_name"], t["to_name"], amount)
+        assert (code, err) == (0, "")
+    assert user("settle")[:2] == (0, "settled: nobody owes anybody (81.38 USD paid already)\n")
+
+
+def test_settle_of_one_session_among_several_names_no_session(user) -> None:  # noqa: ANN001
+    """``settle --session`` names the session already: its lines stay ``A pays B`` (the
+    excerpt alone, beside the first log)."""
+    assert user("import", str(CT1), str(RIT))[0] == 0
+    for name in (PLAIN, CENTS):
+        assert user("session", "set", name, "--chip-value", "0.01", "--currency", "USD")[0] == 0
+    assert user("settle", "--session", CENTS)[1].splitlines()[:2] == [
+        "Ntunn pays sappxxu 0.07 USD", "Ntunn pays yfg 0.46 USD"]

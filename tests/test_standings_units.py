@@ -67,9 +67,11 @@ def test_chips_of_two_values_get_a_total_each_and_money_adds_them(
     # the site's grid gives the same two totals, each with its chip value, and the money
     assert run(db, "report", str(tmp_path / "site")).exit_code == 0
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    assert ('<td class="total"><span class="chips">+150</span> <span class="unit">(0.25 USD)'
-            '</span><br><span class="chips">-2</span> <span class="unit">(0.01 USD)</span> '
-            '<span class="money">(+37.48 USD)</span></td>') in index
+    # the chips named as chips of their value, only the money in brackets: "+150 (0.25 USD)"
+    # read as 0.25 USD beside "(+37.48 USD)"
+    assert ('<td class="total"><span class="chips">+150</span> <span class="unit">chips of '
+            '0.25 USD</span><br><span class="chips">-2</span> <span class="unit">chips of 0.01 '
+            'USD</span> <span class="money">(+37.48 USD)</span></td>') in index
 
 
 def test_one_chip_value_keeps_one_total(tmp_path: Path,

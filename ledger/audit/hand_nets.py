@@ -57,7 +57,14 @@ _HAND_UNIT = ("coalesce(chip_value_minor, 1), coalesce(decimals, 0), nullif(curr
 
 def chart_nets(con: Any, money: bool, session: str | None = None
                ) -> list[tuple[int, str, int]]:
-    """:func:`hand_nets` for a chart of running nets, refused where they would add up amounts
+    """The rows of :func:`chart_nets_unit`."""
+    return chart_nets_unit(con, money, session)[0]
+
+
+def chart_nets_unit(con: Any, money: bool, session: str | None = None
+                    ) -> tuple[list[tuple[int, str, int]], tuple[int, str | None]]:
+    """:func:`hand_nets` for a chart of running nets and the unit of its money, ``(decimals,
+    currency)`` ((0, None) in chips: the nets are chips), refused where they would add up amounts
     of different units: chips of sessions of different chip values (money adds them up
     within one currency), money of different currencies or decimals (README, "Chips of
     different values do not add up").
@@ -82,8 +89,10 @@ def chart_nets(con: Any, money: bool, session: str | None = None
         for u, named in units.items():
             where = places.setdefault((u[1], u[2]), [])
             where.extend(n for n in named if n not in where)
-        one_unit({u[2] or "" for u in units}, {str(u[1]) for u in units}, True,
-                 _CHART_ONE_SESSION, lambda: places, plain=lambda: all(u[0] == 1 for u in units))
+        unit = one_unit({u[2] or "" for u in units}, {str(u[1]) for u in units}, True,
+                        _CHART_ONE_SESSION, lambda: places,
+                        plain=lambda: all(u[0] == 1 for u in units))
+        return hand_nets(con, money, session), unit
     elif len(units) > 1:
         listed = [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
                    "sessions": named} for u, named in units.items()]
@@ -94,7 +103,7 @@ def chart_nets(con: Any, money: bool, session: str | None = None
             f"({chip_units_worth(listed)}), which do not add up into one running net: "
             + _chart_advice(one, loose, any(n is not None for named in units.values()
                                             for n in named)))
-    return hand_nets(con, money, session)
+    return hand_nets(con, money, session), (0, None)
 
 
 def _chart_advice(one: bool, loose: bool, named: bool) -> str:

@@ -75,6 +75,9 @@ class Balances:
     #: Hands of no session seating players by seat label (``p1 … pN`` of a file that names
     #: no player), left out of ``players``: :mod:`ledger.audit.seat_labels`.
     seat_labels: int = 0
+    #: Set by :func:`ledger.audit.settlement.settlement_by_session` only: the books it
+    #: settles apart, each session and the hands of no session (when there are any).
+    books_apart: int = 0
 
     @property
     def mixed(self) -> bool:

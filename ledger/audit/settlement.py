@@ -18,6 +18,10 @@ from ledger.audit.settle import HOUSE, HouseTransfer, fewest_transfers
 from ledger.model.errors import LedgerError
 from ledger.model.money import format_money
 
+#: A transfer of the settlement of every session: ``(session, from, to, amount)``, the session
+#: None for hands of no session, from or to None for the house (:data:`HouseTransfer`).
+SessionTransfer = tuple["str | None", "str | None", "str | None", int]
+
 
 def house_books(con: Any, session: str | None) -> dict[str, int]:
     """What the house (whoever keeps the rake) is owed and was paid in ``session`` (None:
@@ -51,6 +55,78 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
             refuses), or as
             :func:`ledger.audit.player_balances.balances`.
     """
+    books, nets, owed_house = _owed(con, session)
+    return _transfers(nets, owed_house), books
+
+
+def settlement_by_session(con: Any) -> tuple[list[SessionTransfer], Balances]:
+    """The transfers that settle up what is still owed in every session, in minor units:
+    each session's players and its house settled among themselves (:func:`settlement` of
+    that session), since a payment settles a session between its players (``pay SESSION FROM
+    TO AMOUNT``, README "settle"), so no transfer pairs players of different sessions or nets
+    one session's debt against another's winnings. ``(session, from, to, amount)`` by session
+    in ledger order, then hands of no session (session None: no ``pay`` records those); the
+    balances of the whole ledger, with ``house``, ``unopened`` and ``books_apart`` set.
+
+    Raises:
+        LedgerError: as :func:`settlement` of the whole ledger, or of a session whose nets do
+            not sum to minus its rake (the message names the session).
+    """
+    books, nets, owed_house = _owed(con, None)
+    out: list[SessionTransfer] = []
+    (apart,) = con.execute("SELECT count(DISTINCT session) + (count(*) FILTER"
+                           " (session IS NULL) > 0)::INTEGER FROM session_book").fetchone()
+    books = replace(books, books_apart=int(apart))
+    for name, group, house in _session_groups(con, nets, owed_house):
+        if sum(group.values()) + house:
+            if name is not None:
+                try:
+                    settlement(con, name)
+                except LedgerError as exc:
+                    raise LedgerError(str(exc).replace(
+                        "cannot settle:", f"cannot settle session {name}:", 1)) from None
+            where = f"session {name}" if name is not None else "hands of no session"
+            raise LedgerError(f"cannot settle: the balances of {where} do not sum to minus "
+                              "its rake (see `handledger audit`)")
+        out.extend((name, a, b, n) for a, b, n in _transfers(group, house))
+    return out, books
+
+
+def _session_groups(con: Any, nets: dict[str, int], owed_house: int
+                    ) -> list[tuple[str | None, dict[str, int], int]]:
+    """``nets`` (what each player still owes or is owed, all sessions) and ``owed_house``
+    split by session: ``(session, {player: minor}, owed to the house)`` per session in ledger
+    order, then what is left, the hands of no session (None), when anything is."""
+    names = [n for (n,) in con.execute(
+        "SELECT session FROM session_book WHERE session IS NOT NULL ORDER BY ord").fetchall()]
+    house = {name: int(owed) for name, owed in con.execute(
+        "SELECT session, rake::HUGEINT * coalesce(chip_value_minor, 1)"
+        " - coalesce(house_received_minor, 0) + coalesce(house_paid_minor, 0)"
+        " FROM session_book WHERE session IS NOT NULL").fetchall()}
+    rows = session_nets(con, names)
+    left = dict(nets)
+    left_house = owed_house
+    groups: list[tuple[str | None, dict[str, int], int]] = []
+    for name in names:
+        group = {}
+        for p in rows.get(name, []):
+            owes = p["net"] + p["paid_minor"] - p["received_minor"]
+            if owes:
+                group[p["player"]] = owes
+                left[p["player"]] = left.get(p["player"], 0) - owes
+        left_house -= house.get(name, 0)
+        if group or house.get(name, 0):
+            groups.append((name, group, house.get(name, 0)))
+    rest = {p: n for p, n in left.items() if n}
+    if rest or left_house:
+        groups.append((None, rest, left_house))
+    return groups
+
+
+def _owed(con: Any, session: str | None) -> tuple[Balances, dict[str, int], int]:
+    """The balances :func:`settlement` settles (``house`` and ``unopened`` set), what each
+    player still owes or is owed (minor units: his net less the payments he received, plus
+    those he made) and what the house is still owed; refused as :func:`settlement` is."""
     books = balances(con, session, money=True)
     if books.in_progress:
         first = books.in_progress[0]
@@ -100,13 +176,21 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
     ).fetchall()}
     books = replace(books, house=house, unopened=[r["session"] for r in books.rake
                                                   if r["session"] in never])
+    return books, nets, owed_house
+
+
+def _transfers(nets: dict[str, int], owed_house: int) -> list[HouseTransfer]:
+    """The fewest transfers settling ``nets`` and the house owed ``owed_house`` (None is the
+    house: its transfers after the players' of each payer)."""
     if not owed_house:
-        return fewest_transfers(nets), books
+        return list(fewest_transfers(nets))
     if HOUSE in nets:  # a player named "" is refused everywhere a name is written
         raise LedgerError("cannot settle: a player without a name is in the books")
     found = fewest_transfers({**nets, HOUSE: owed_house})
     return sorted(((None if a == HOUSE else a, None if b == HOUSE else b, n) for a, b, n in found),
-                  key=lambda t: (t[0] is None, t[0] or "", t[1] is None, t[1] or "")), books
+                  key=lambda t: (t[0] is None, t[0] or "", t[1] is None, t[1] or ""))
+
+
 
 
 def lost_beyond_buy_ins(con: Any, session: str | None

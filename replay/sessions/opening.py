@@ -114,7 +114,8 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
             (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         NotFound: no such session; MalformedInput: a bad chip value or currency; LedgerError:
-            the session is closed (unless ``closed``: a new unit would change what is owed
+            the chip is worth that already ("changes nothing", as ``entry amend``), the
+            session is closed (unless ``closed``: a new unit would change what is owed
             after it was settled up, README "sessions and the books"), or payments are recorded
             in it and the currency or its decimals would change (they are money in the old
             currency), or it holds a hand whose amounts came in money: they were converted to
@@ -127,6 +128,14 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
     prove_before_writing(ledger)
     state = open_state(ledger, name, allow_closed=True)
     unit = state.money(state.chip_value_minor)
+    try:
+        same = _kept_unit(state, chip_value, currency, decimals) == (
+            state.chip_value_minor, state.currency, state.decimals)
+    except LedgerError:  # a bad value: refused below, after what the session says
+        same = False
+    if same:
+        raise LedgerError(f"changes nothing: session {name} is 1 chip = {unit} already; "
+                          "nothing written")
     if state.closed and not closed:
         raise LedgerError(
             f"session {name} is closed (entry {state.closed_seq}) and its books were settled "
