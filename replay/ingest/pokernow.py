@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ledger.formats.reading import FileRead
+from ledger.formats.reading import FileRead, read_head
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput, StoredFinding
 from ledger.model.events import event_json
@@ -36,12 +36,16 @@ def check_statement(statement: Path, files: Sequence[Path]) -> Path:
     from ledger.formats.pokernow.log import read_pokernow_ledger
     from replay.ingest.pipeline import expand
     from replay.ingest.registry import find_importer
+    from replay.ingest.survey import statement_said
 
-    logs = [f for f in expand(files, empty_ok=True)[0]
-            if getattr(find_importer(f), "name", None) == "pokernow"]
+    given = expand(files, empty_ok=True)[0]
+    logs = [f for f in given if getattr(find_importer(f), "name", None) == "pokernow"]
     if len(logs) != 1:
+        said = [f"{f} is a PokerNow ledger statement, not a game log" for f in given
+                if statement_said(read_head(f))]
         raise MalformedInput(f"--ledger {statement}: give exactly one PokerNow log with it "
-                             f"({len(logs)} given); nothing was imported")
+                             f"({len(logs)} given{': ' if said else ''}{'; '.join(said)}); "
+                             "nothing was imported")
     try:
         if not read_pokernow_ledger(statement):
             raise MalformedInput("the ledger has no player rows", file=statement.name)
