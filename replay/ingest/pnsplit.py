@@ -31,6 +31,9 @@ def unbought_stacks(ledger: Any, read: FileRead) -> None:
     by the player it was): a stack nobody bought, as
     the audit's ``stack_continuity`` finds it (RULES.md §1.1). The hand is stored as logged;
     the finding is its ``warning:`` line (FORMATS.md §2)."""
+    from ledger.formats.pokernow.model import amounts_said
+
+    unit = amounts_said(read.extra.get("decimals") or 0)
     names: dict[str, str] = {}
     named: dict[str | None, set[str]] = {}
     for item in read.items:
@@ -57,7 +60,7 @@ def unbought_stacks(ledger: Any, read: FileRead) -> None:
                 read.errors.append(StoredFinding(
                     f"{shown} starts with {seat.stack} but has no buy-in: no line of the log "
                     f"seats {shown} before this hand (an export that lacks the game's oldest "
-                    "rows?)", file=read.file, line=item.line, hand=item.hand_id))
+                    f"rows?){unit}", file=read.file, line=item.line, hand=item.hand_id))
         seen.update(seat.player for seat in started.seats)
 
 
