@@ -100,6 +100,6 @@ def refuse_split_game(ledger: Any, read: FileRead) -> None:
         f"{len(rows)} of this PokerNow log's hands are in the ledger already, in {where} "
         f"(the first: {first}), from an export of the same game that lacked its oldest rows: "
         "the log would open a second session for the game, and the ledger cannot join the "
-        "two; nothing of the file was written (import the whole log into a new ledger, or "
-        "record the buy-ins the stored export lacks with `handledger buyin "
-        f"{session or 'SESSION'} PLAYER CHIPS`)", file=read.file)
+        "two; nothing of the file was written (import the whole log into a new ledger; a "
+        f"`handledger buyin {session or 'SESSION'} PLAYER CHIPS` recorded now counts only "
+        "for hands after it, not for the stored export's first hands)", file=read.file)
