@@ -176,6 +176,6 @@ def test_a_buy_in_recorded_after_the_cut_hands_says_it_funds_none_of_them(
     code, _, err = one_shot(db, "settle", "--session", session)
     assert code == 0
     assert err.endswith(
-        f"names each (a rebuy not recorded before the hand: one recorded now counts only for "
+        "names each (a rebuy not recorded before the hand: one recorded now counts only for "
         "the hands after it, never for a hand stored before it, so the finding stays; or a "
         "stack typed wrong: its start replaced, `handledger correct HAND --replace 1 …`)\n")

@@ -163,8 +163,9 @@ def import_paths(
 
             refuse_statement(ledger, Path(pn_ledger), into)
         if first is not None:  # else the log's import says what is wrong with it
-            from replay.ingest.pokernow import refuse_other_statement
+            from replay.ingest.pokernow import refuse_other_statement, refuse_strangers
 
+            refuse_strangers(ledger, Path(pn_ledger), into, first)
             refuse_other_statement(ledger, Path(pn_ledger), into, log,
                                    first.extra["decimals"])
     report = report if report is not None else ImportReport(session=session)

@@ -51,7 +51,7 @@ def unbought_stacks(ledger: Any, read: FileRead) -> None:
         started = item.events[0]
         session = item.session or started.session
         if session not in named:
-            named[session] = _held_players(ledger, session)
+            named[session] = held_players(ledger, session)
         seen = named[session]
         for seat in started.seats:
             name = names.get(seat.player)  # an id the game changed: the player it was
@@ -64,7 +64,7 @@ def unbought_stacks(ledger: Any, read: FileRead) -> None:
         seen.update(seat.player for seat in started.seats)
 
 
-def _held_players(ledger: Any, session: str | None) -> set[str]:
+def held_players(ledger: Any, session: str | None) -> set[str]:
     """The players the ledger holds in ``session``: seated in a hand of it, or named by a
     line of its book (none for no session)."""
     if session is None:
