@@ -131,7 +131,7 @@ def refuse_strangers(ledger: Any, statement: Path, session: str, read: FileRead)
             named.update(seat.player for seat in item.events[0].seats)
         elif isinstance(item, SessionEntry):
             named.update(p for p in (getattr(item.event, k, None) for k in (
-                "player", "payer", "payee")) if p)
+                "player", "payer", "payee", "alias")) if p)  # alias: an id the game changed
     try:
         rows = read_pokernow_ledger(statement)
     except LedgerError:
