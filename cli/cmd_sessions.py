@@ -286,8 +286,9 @@ def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
 
 @click.group()
 def entry() -> None:
-    """Retract or amend a buy-in, cash-out or payment (the original stays in the ledger;
-    `history --session S` lists the entries with their numbers)."""
+    """Retract or amend a buy-in, cash-out or payment, or retract a ledger statement (the
+    original stays in the ledger; `history --session S` lists the entries with their
+    numbers)."""
 
 
 @entry.command(name="retract")
@@ -301,7 +302,8 @@ def entry() -> None:
 @click.pass_obj
 def entry_retract(obj: Context, session_name: str, seq: int, reason: str, by: str,
                   closed: bool) -> None:
-    """Retract entry SEQ of SESSION: the books read as if it had not been recorded."""
+    """Retract entry SEQ of SESSION: the books read as if it had not been recorded (a ledger
+    statement: the audit compares none until the right one is imported)."""
     from replay.sessions import amending as books
 
     with books_named(obj.names) as note:

@@ -225,8 +225,11 @@ def _unbalanced_lines(findings: list[Any]) -> list[str]:
                                 "a cash-out counted wrong: `handledger entry amend`; a hand "
                                 "not recorded: record it"),
             "stack_continuity": ("hands start with stacks its books did not leave",
-                                 "a rebuy not recorded before the hand, or a stack typed "
-                                 "wrong")}
+                                 "a rebuy not recorded before the hand: one recorded "
+                                 "now counts only for the hands after it, never for a hand "
+                                 "stored before it, so the finding stays; or a stack typed "
+                                 "wrong: its start replaced, `handledger correct HAND "
+                                 "--replace 1 …`")}
     grouped: dict[tuple[str, str], list[str]] = {}
     for f in findings:
         grouped.setdefault((f.session, f.kind), []).append(

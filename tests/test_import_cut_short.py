@@ -62,3 +62,43 @@ def test_a_whole_last_line_says_nothing_of_a_cut(tmp_path: Path) -> None:
     result = run(tmp_path / "t.duckdb", "import", str(cut))
     assert result.stderr == (
         f"error: {cut}:101, hand PokerStars-35875034981: unknown line '*** S'\n")
+
+
+VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
+NOT_PLACED = (": the row cannot be placed in the log, so nothing of the file was written (the "
+              "lines around it would be read in a guessed order or without it; correct the row "
+              "and import the file again); the file ends there, line {} cut off " + CUT)
+
+
+def test_pokernow_log_cut_in_its_order_column(tmp_path: Path) -> None:
+    """Cut after the time's comma (an empty order) or inside the order: said as a cut."""
+    cut = _cut(VK, 50000, tmp_path / "cutpn.csv")
+    result = run(tmp_path / "t.duckdb", "import", str(cut))
+    assert result.stderr == (
+        f"error: {cut}:532, action '\"Hznmh#9009 @ 1RhUayZFQU\" collected 2320 from pot with "
+        "Flush, Ks High (combination: K♠, Q♠, 8♠, 3♠, 2♠)': order '' is not an integer"
+        + NOT_PLACED.format(532))
+    cut = _cut(VK, 40200, tmp_path / "c2.csv")
+    result = run(tmp_path / "t.duckdb", "import", str(cut))
+    assert result.stderr == (
+        f"error: {cut}:435, action '\"IpusyM @ f-mUxYkHrq\" folds': order '1658439' does not "
+        "fit '2022-07-21T21:34:48.021Z'" + NOT_PLACED.format(435))
+    assert not (tmp_path / "t.duckdb").exists()
+
+
+def test_json_lines_cut_short(tmp_path: Path) -> None:
+    whole = tmp_path / "whole.jsonl"
+    db = tmp_path / "t.duckdb"
+    assert run(db, "import", str(SHARED / "rules" / "ex01.phh")).exit_code == 0
+    assert run(db, "export", "--format", "jsonl", "-o", str(whole)).exit_code == 0
+    cut = _cut(whole, 3000, tmp_path / "cut.jsonl")
+    result = run(tmp_path / "n.duckdb", "import", str(cut))
+    assert result.stderr == (
+        f"error: {cut}:17, hand phh-f1802a128b6b: bad JSON: Unterminated string starting at: "
+        "line 1 column 60 (char 59); the file ends in the middle of hand phh-f1802a128b6b, line "
+        f"17 cut off {CUT}")
+    cut.write_bytes(cut.read_bytes() + b"\n")  # the same line whole: no cut said
+    result = run(tmp_path / "m.duckdb", "import", str(cut))
+    assert result.stderr == (
+        f"error: {cut}:17, hand phh-f1802a128b6b: bad JSON: Unterminated string starting at: "
+        "line 1 column 60 (char 59)\n")

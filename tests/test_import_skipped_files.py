@@ -145,3 +145,16 @@ def test_a_folder_with_nothing_to_import_is_refused(tmp_path: Path) -> None:
     assert (code, out) == (0, "imported 1 hand(s) (24 events) from 1 file(s); 0 already in "
                               "the ledger; 0 rejected; 3 other file(s) skipped (each in a "
                               "note)\n")
+
+
+def test_a_statement_named_alone_is_said_to_be_one(tmp_path: Path) -> None:
+    """A PokerNow ledger statement named on the command line without its log is refused with
+    the words a folder's note has for it, not as a file of no format."""
+    statement = tmp_path / "st.csv"
+    statement.write_text(STATEMENT)
+    db = tmp_path / "t.duckdb"
+    assert one_shot(db, "import", str(statement)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
+           "rejected\n",
+        f"error: {statement}: a PokerNow ledger statement, not a game log (import it with "
+        "--ledger beside its log)\n")

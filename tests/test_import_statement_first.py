@@ -48,3 +48,16 @@ def test_a_statement_that_cannot_be_read_imports_not_its_log(tmp_path: Path) -> 
     assert err == ("error: ledger_x.csv:1: not a PokerNow ledger (missing buy_in, buy_out, "
                    "stack, net); nothing was imported\n")
     assert not db.exists()
+
+
+def test_a_statement_given_as_its_own_log_is_said_to_be_one(tmp_path: Path) -> None:
+    statement = tmp_path / "st.csv"
+    statement.write_text("player_nickname,player_id,session_start_at,session_end_at,buy_in,"
+                         "buy_out,stack,net\nTA,gE4aE_Yhc3,2022-01-13T19:50:00.000Z,,100,,100,"
+                         "0\n")
+    db = tmp_path / "new.duckdb"
+    assert one_shot(db, "import", str(statement), "--ledger", str(statement)) == (
+        2, "", f"error: --ledger {statement}: give exactly one PokerNow log with it (0 given: "
+               f"{statement} is a PokerNow ledger statement, not a game log); nothing was "
+               "imported\n")
+    assert not db.exists()

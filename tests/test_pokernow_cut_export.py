@@ -54,9 +54,9 @@ def test_the_whole_log_after_the_cut_one_is_refused(tmp_path: Path, noold: Path)
         f"error: {LOG}: 51 of this PokerNow log's hands are in the ledger already, in session "
         f"noold (the first: {HAND2}), from an export of the same game that lacked its oldest "
         "rows: the log would open a second session for the game, and the ledger cannot join "
-        "the two; nothing of the file was written (import the whole log into a new ledger, or "
-        "record the buy-ins the stored export lacks with `handledger buyin noold PLAYER "
-        "CHIPS`)\n")
+        "the two; nothing of the file was written (import the whole log into a new ledger; a "
+        "`handledger buyin noold PLAYER CHIPS` recorded now counts only for hands after it, not "
+        "for the stored export's first hands)\n")
     for options in ([], ["--session", "noold"]):
         assert one_shot(db, "import", *options, str(LOG)) == (
             2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
@@ -147,3 +147,35 @@ def test_a_hand_line_outside_any_hand_after_the_first_is_still_refused(
            "rejected\n",
         f"error: {path}:38, action '\"TA @ gE4aE_Yhc3\" folds': a hand line outside any hand "
         "(skipped)\n")
+
+
+def test_a_buy_in_recorded_after_the_cut_hands_says_it_funds_none_of_them(
+        tmp_path: Path) -> None:
+    """The run-it-twice log lacks its oldest rows: hand #30 seats yfg with 24.93 (2493 chips
+    of 0.01) no line bought. `buyin` recorded now counts for hands after it only (RULES.md
+    §1.1): the finding stays, and now says why; settle's note says what clears what."""
+    log = SHARED / "pokernow" / "pokernowpy_run-it-twice.csv"
+    session = "pokernowpy_run-it-twice"
+    hand30 = f"pn-{session}-30-163028603289300"
+    db = tmp_path / "r.duckdb"
+    assert one_shot(db, "import", str(log))[0] == 0
+    assert one_shot(db, "buyin", session, "yfg", "2493") == (
+        0, f"{session}: yfg buy-in 2493 chips (entry 8)\n", "")
+    code, out, _ = one_shot(db, "audit", "--session", session)
+    assert code == 1
+    assert [line for line in out.splitlines() if " yfg starts with 2493" in line] == [
+        f"stack_continuity: hand {hand30}: yfg starts with 2493 but yfg has no buy-in before "
+        "it (2493 bought in the session is recorded after it, and a buy-in counts only for the "
+        "hands after it, RULES.md §1.1): expected 0 (+2493) [session "
+        f"{session}, hand {hand30}, player yfg; expected 0, actual 2493; amounts in chips of "
+        "0.01]"]
+    assert [line for line in out.splitlines() if " Ntunn starts with 1536" in line] == [
+        f"stack_continuity: hand {hand30}: Ntunn starts with 1536 but Ntunn has no buy-in: "
+        f"expected 0 (+1536) [session {session}, hand {hand30}, player Ntunn; expected 0, "
+        "actual 1536; amounts in chips of 0.01]"]
+    code, _, err = one_shot(db, "settle", "--session", session)
+    assert code == 0
+    assert err.endswith(
+        "names each (a rebuy not recorded before the hand: one recorded now counts only for "
+        "the hands after it, never for a hand stored before it, so the finding stays; or a "
+        "stack typed wrong: its start replaced, `handledger correct HAND --replace 1 …`)\n")

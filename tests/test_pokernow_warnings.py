@@ -209,3 +209,24 @@ def test_a_log_cut_at_its_newest_rows_names_the_hand_it_stops_inside(tmp_path: P
     assert out == f"imported 4 hand(s) (79 events) from 1 file(s); 0 already in the ledger{STORED}"
     (last,) = [json.loads(e[6]) for e in events(db) if e[2] == hand and e[5] == "hand_ended"]
     assert last["status"] == "incomplete"
+
+
+def test_a_cents_logs_warnings_name_the_unit_of_their_amounts(tmp_path: Path) -> None:
+    """The run-it-twice log counts cents: line 29 seats Mdeyxwb with 1.57, and he left hand
+    #31 with 1.91; hand #30 (line 90) seats yfg with 24.93 no line bought. Its warnings say
+    157 and 191 chips of 0.01, as the audit does."""
+    log = SHARED / "pokernow" / "pokernowpy_run-it-twice.csv"
+    hand48 = "pn-pokernowpy_run-it-twice-48-16302875682920"
+    hand30 = "pn-pokernowpy_run-it-twice-30-163028603289300"
+    code, _, err = one_shot(tmp_path / "c.duckdb", "import", str(log))
+    lines = err.splitlines()
+    assert code == 0
+    assert lines[0] == (
+        f"warning: {log}:29: hand {hand48}: Mdeyxwb (HXN7RGKNLI) starts with 157 but had 191 "
+        "after hand #31 and the session lines (hands #32-#47 are not in the log); amounts in "
+        "chips of 0.01 (stored; the audit reports it)")
+    assert lines[6] == (
+        f"warning: {log}:90: hand {hand30}: yfg (R2MwqIZu29) starts with 2493 but has no "
+        "buy-in: no line of the log seats yfg (R2MwqIZu29) before this hand (an export that "
+        "lacks the game's oldest rows?); amounts in chips of 0.01 (stored; the audit reports "
+        "it)")

@@ -280,14 +280,21 @@ def carried_chips(book: SessionBook) -> list[Finding]:
 
 def starting_stacks(book: SessionBook) -> list[Finding]:
     """A player's starting stack ≠ his stack after his previous hand plus the buy-ins between
-    (his first hand: his buy-ins). Checked in opened sessions only."""
+    (his first hand: his buy-ins). Checked in opened sessions only. A first hand with no
+    buy-in before it, of a player whose buy-ins are all recorded after it, says so: the books
+    take chips in the order recorded (RULES.md §1.1), and a buy-in recorded after a hand never
+    funds it."""
     out = []
     for s in book.starts:
         if s.expected is None or s.expected == s.actual:
             continue
         if s.previous is None:
+            later = book.players[s.player].buy_in if s.player in book.players else 0
             basis = (f"{s.player}'s buy-ins come to {s.bought}" if s.bought
-                     else f"{s.player} has no buy-in")
+                     else f"{s.player} has no buy-in" if not later
+                     else f"{s.player} has no buy-in before it ({later} bought in the session "
+                     "is recorded after it, and a buy-in counts only for the hands after it, "
+                     "RULES.md §1.1)")
         else:
             basis = f"{s.player} left hand {s.previous} with {s.expected - s.bought}"
             basis += f" and bought {s.bought} since" if s.bought else " and bought nothing"

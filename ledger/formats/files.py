@@ -251,9 +251,12 @@ def cut_line(path: str | os.PathLike[str]) -> int | None:
 
 #: What the readers say of a line they cannot read whole, as a file cut in the middle of a
 #: line reads: a line of no known kind (PokerStars text), TOML that ends early (PHH), a row of
-#: too few columns (PokerNow), a summary line cut inside. A refusal of a whole line for what
-#: it says (a currency that is none) is no sign of a cut: a last line may lack its newline.
-CUT_SIGNS = ("unknown line", "bad TOML", "too few columns", "ends inside")
+#: too few columns or an order cut short (PokerNow: ``order '' is not an integer``, ``order
+#: '1658439' does not fit …``), JSON that ends early (JSON lines), a summary line cut inside.
+#: A refusal of a whole line for what it says (a currency that is none) is no sign of a cut:
+#: a last line may lack its newline.
+CUT_SIGNS = ("unknown line", "bad TOML", "too few columns", "order '", "bad JSON",
+             "ends inside")
 
 
 def cut_note(path: str | os.PathLike[str], line: int | None, hand: str | None = None,

@@ -99,9 +99,15 @@ class Importer(Protocol):
     name: str
     describes: str
 
+    def knows(self, head: bytes) -> bool:
+        """Whether a file's first :data:`HEAD_BYTES` bytes ``head`` are this format's by
+        their content alone, whatever the file is named. Must not raise."""
+        ...
+
     def identify(self, path: Path, head: bytes) -> bool:
         """Whether ``path`` (whose first :data:`HEAD_BYTES` bytes are ``head``) is this
-        format. Must not read the file further or raise."""
+        format: :meth:`knows` its content, or its name says so and no content says
+        otherwise. Must not read the file further or raise."""
         ...
 
     def read(self, path: Path, *, session: str | None) -> FileRead:

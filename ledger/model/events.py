@@ -610,7 +610,9 @@ class EntryCorrected(_Model):
     ``seq`` in the session's stream — retracted (``replacement`` None) or amended
     (``replacement``: the entry as it should have been, of the same type). The original stays in
     the ledger; the books read the entry as corrected, at the original's place among the hands
-    (table stakes, RULES.md §1.1). A later correction of the same entry wins."""
+    (table stakes, RULES.md §1.1). A later correction of the same entry wins. A
+    ``platform_ledger`` statement at ``seq`` is retracted the same way (``replacement``
+    None; never amended): the audit compares no statement in its place."""
 
     type: Literal["entry_corrected"] = "entry_corrected"
     schema_version: Version = SCHEMA_VERSION

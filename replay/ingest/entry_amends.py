@@ -41,6 +41,7 @@ def first_refused_amendment(ledger: Any, since: int) -> Refusal | None:
     from replay.rake_taken import rake_by_hand
     from replay.sessions.amending import check_amends, check_correction, entry_to_correct
     from replay.sessions.state import Place, session_state
+    from replay.sessions.statements import statement_to_retract
 
     rows = ledger.query(
         "SELECT session, position, seq, payload FROM events WHERE position > $1 AND type ="
@@ -53,6 +54,10 @@ def first_refused_amendment(ledger: Any, since: int) -> Refusal | None:
         words = f"its entry_corrected at seq {seq} {doing}s entry {fix.seq}"
         state = session_state(ledger, session, before=seq)
         try:
+            if statement_to_retract(ledger, session, fix.seq, amending=fix.replacement
+                                    is not None, closed=True, closed_session=state.closed,
+                                    before=seq) is not None:
+                continue  # a ledger statement retracted: no book entry to bound
             entry = entry_to_correct(state, session, fix.seq,
                                      amending=fix.replacement is not None, closed=True)
             replacement = None

@@ -64,8 +64,15 @@ _PHHS_START = re.compile(rb"\n\[[0-9]+\][ \t]*\r?\n")
 
 def kind_of(path: Path) -> str | None:
     """The format the workers read of ``path`` (``"jsonl"``, ``"phh"`` for a ``.phhs``),
-    None when they read none."""
-    return {".jsonl": "jsonl", ".phhs": "phh"}.get(path.suffix.lower())
+    found by content as the import finds it (:func:`replay.ingest.registry.find_importer`:
+    a PokerStars history named ``.jsonl`` is none of theirs), None when they read none."""
+    from replay.ingest.registry import find_importer
+
+    kind = {".jsonl": "jsonl", ".phhs": "phh"}.get(path.suffix.lower())
+    if kind is None:
+        return None
+    importer = find_importer(path)
+    return kind if importer is not None and importer.name == kind else None
 
 
 def auto_workers(path: Path, jobs: int | None) -> int:

@@ -163,8 +163,9 @@ def import_paths(
 
             refuse_statement(ledger, Path(pn_ledger), into)
         if first is not None:  # else the log's import says what is wrong with it
-            from replay.ingest.pokernow import refuse_other_statement
+            from replay.ingest.pokernow import refuse_other_statement, refuse_strangers
 
+            refuse_strangers(ledger, Path(pn_ledger), into, first)
             refuse_other_statement(ledger, Path(pn_ledger), into, log,
                                    first.extra["decimals"])
     report = report if report is not None else ImportReport(session=session)
@@ -413,7 +414,7 @@ def _importer_of(path: Path, report: ImportReport) -> Importer | None:
         report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
         return None
     from ledger.formats.reading import read_head
-    from replay.ingest.survey import parquet_said
+    from replay.ingest.survey import parquet_said, statement_said
 
     # a Parquet file is known by its first bytes, whatever its name (`x.jsonl` too)
     if (said := parquet_said(read_head(path))) is not None:
@@ -421,7 +422,9 @@ def _importer_of(path: Path, report: ImportReport) -> Importer | None:
         return None
     importer = find_importer(path)
     if importer is None:
-        report.errors.append(f"{name}: not a hand history handledger reads ({formats()})")
+        said = statement_said(read_head(path)) or \
+            f"not a hand history handledger reads ({formats()})"
+        report.errors.append(f"{name}: {said}")
     elif importer.name == "jsonl" and (binary := not_text(path)) is not None:
         report.errors.append(f"{name}: {binary}")
         return None

@@ -31,6 +31,9 @@ def unbought_stacks(ledger: Any, read: FileRead) -> None:
     by the player it was): a stack nobody bought, as
     the audit's ``stack_continuity`` finds it (RULES.md §1.1). The hand is stored as logged;
     the finding is its ``warning:`` line (FORMATS.md §2)."""
+    from ledger.formats.pokernow.model import amounts_said
+
+    unit = amounts_said(read.extra.get("decimals") or 0)
     names: dict[str, str] = {}
     named: dict[str | None, set[str]] = {}
     for item in read.items:
@@ -48,7 +51,7 @@ def unbought_stacks(ledger: Any, read: FileRead) -> None:
         started = item.events[0]
         session = item.session or started.session
         if session not in named:
-            named[session] = _held_players(ledger, session)
+            named[session] = held_players(ledger, session)
         seen = named[session]
         for seat in started.seats:
             name = names.get(seat.player)  # an id the game changed: the player it was
@@ -57,11 +60,11 @@ def unbought_stacks(ledger: Any, read: FileRead) -> None:
                 read.errors.append(StoredFinding(
                     f"{shown} starts with {seat.stack} but has no buy-in: no line of the log "
                     f"seats {shown} before this hand (an export that lacks the game's oldest "
-                    "rows?)", file=read.file, line=item.line, hand=item.hand_id))
+                    f"rows?){unit}", file=read.file, line=item.line, hand=item.hand_id))
         seen.update(seat.player for seat in started.seats)
 
 
-def _held_players(ledger: Any, session: str | None) -> set[str]:
+def held_players(ledger: Any, session: str | None) -> set[str]:
     """The players the ledger holds in ``session``: seated in a hand of it, or named by a
     line of its book (none for no session)."""
     if session is None:
@@ -97,6 +100,6 @@ def refuse_split_game(ledger: Any, read: FileRead) -> None:
         f"{len(rows)} of this PokerNow log's hands are in the ledger already, in {where} "
         f"(the first: {first}), from an export of the same game that lacked its oldest rows: "
         "the log would open a second session for the game, and the ledger cannot join the "
-        "two; nothing of the file was written (import the whole log into a new ledger, or "
-        "record the buy-ins the stored export lacks with `handledger buyin "
-        f"{session or 'SESSION'} PLAYER CHIPS`)", file=read.file)
+        "two; nothing of the file was written (import the whole log into a new ledger; a "
+        f"`handledger buyin {session or 'SESSION'} PLAYER CHIPS` recorded now counts only "
+        "for hands after it, not for the stored export's first hands)", file=read.file)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ledger.formats.reading import FileRead
+from ledger.formats.reading import FileRead, read_head
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput, StoredFinding
 from ledger.model.events import event_json
@@ -36,12 +36,16 @@ def check_statement(statement: Path, files: Sequence[Path]) -> Path:
     from ledger.formats.pokernow.log import read_pokernow_ledger
     from replay.ingest.pipeline import expand
     from replay.ingest.registry import find_importer
+    from replay.ingest.survey import statement_said
 
-    logs = [f for f in expand(files, empty_ok=True)[0]
-            if getattr(find_importer(f), "name", None) == "pokernow"]
+    given = expand(files, empty_ok=True)[0]
+    logs = [f for f in given if getattr(find_importer(f), "name", None) == "pokernow"]
     if len(logs) != 1:
+        said = [f"{f} is a PokerNow ledger statement, not a game log" for f in given
+                if statement_said(read_head(f))]
         raise MalformedInput(f"--ledger {statement}: give exactly one PokerNow log with it "
-                             f"({len(logs)} given); nothing was imported")
+                             f"({len(logs)} given{': ' if said else ''}{'; '.join(said)}); "
+                             "nothing was imported")
     try:
         if not read_pokernow_ledger(statement):
             raise MalformedInput("the ledger has no player rows", file=statement.name)
@@ -105,6 +109,46 @@ def statement_session(ledger: Any, statement: Path, log: Path, session: str | No
     return stored
 
 
+def refuse_strangers(ledger: Any, statement: Path, session: str, read: FileRead) -> None:
+    """Refuse PokerNow's ledger CSV ``statement`` when it has rows for players its log
+    (``read``, as :func:`read_log` read it) never names (no seat in a hand, no join, buy-in,
+    quit or name change) and the ledger's ``session`` (the game's, :func:`statement_session`)
+    does not hold either (an earlier export of the game seating them): plainly another
+    game's statement (FORMATS.md §2: a statement is one game's), checked before anything is
+    written.
+
+    Raises:
+        MalformedInput: naming the statement, each such player with his id and his row's
+            line, the log and the session; nothing is imported.
+    """
+    from ledger.formats.pokernow.log import read_pokernow_ledger
+    from ledger.formats.reading import HandEvents, SessionEntry
+    from replay.ingest.pnsplit import held_players
+
+    named: set[str] = set()
+    for item in read.items:
+        if isinstance(item, HandEvents):
+            named.update(seat.player for seat in item.events[0].seats)
+        elif isinstance(item, SessionEntry):
+            named.update(p for p in (getattr(item.event, k, None) for k in (
+                "player", "payer", "payee", "alias")) if p)  # alias: an id the game changed
+    try:
+        rows = read_pokernow_ledger(statement)
+    except LedgerError:
+        return  # its import says what is wrong with it
+    strangers = [r for r in rows if r.player_id not in named]
+    if strangers and ledger.streams(kind="session", session=session):
+        held = held_players(ledger, session)
+        strangers = [r for r in strangers if r.player_id not in held]
+    if not strangers:
+        return
+    who = ", ".join(f"{r.nickname} ({r.player_id}, line {r.line})" for r in strangers)
+    raise MalformedInput(
+        f"--ledger {statement}: it has rows for {len(strangers)} player(s) its log "
+        f"{read.file} never seats, nor session {session} holds: {who}: the statement of "
+        "another game? nothing was imported (import a statement with its own game's log)")
+
+
 def statement_event(ledger: Any, statement: Path, session: str, log: Path,
                     decimals: int | None = None) -> Any:
     """PokerNow's ledger CSV ``statement`` as the ``platform_ledger`` event it is stored as in
@@ -137,7 +181,8 @@ def refuse_other_statement(ledger: Any, statement: Path, session: str, log: Path
                            decimals: int | None = None,
                            written: str = "nothing was imported") -> None:
     """Refuse PokerNow's ledger CSV ``statement`` when ``session`` holds a statement already
-    (the one in force, its latest ``platform_ledger``) and this one's rows differ from it: a
+    (the one in force, its latest ``platform_ledger`` not retracted:
+    :func:`replay.sessions.statements.statement_rows`) and this one's rows differ from it: a
     platform's statement of a game is its record of the game, stored once and compared with
     the books by the audit (FORMATS.md §2); another one in its place would make the audit's
     findings come and go with whichever file was given last. The same statement again is no
@@ -149,13 +194,13 @@ def refuse_other_statement(ledger: Any, statement: Path, session: str, log: Path
         LedgerError: naming the statement, the session, the statement in force and each
             player whose row differs (``TA (gE4aE_Yhc3) stack 86 → 103, net -14 → 3``).
     """
-    if not ledger.streams(kind="session", session=session):
-        return
-    stated = [r for r in ledger.read(f"session:{session}") if r.type == "platform_ledger"]
+    from replay.sessions.statements import statement_rows
+
+    stated = statement_rows(ledger, session)
     if not stated:
         return
     event = statement_event(ledger, statement, session, log, decimals)
-    before = stated[-1].event
+    seq, before = stated[-1]
     if not _changes(before, event):
         return
     raise LedgerError(
@@ -164,7 +209,8 @@ def refuse_other_statement(ledger: Any, statement: Path, session: str, log: Path
         f"{'; '.join(_changes(before, event))}; a platform's statement of a game is stored "
         f"once, never replaced (`handledger audit --session {session}` compares it with the "
         "books; a wrong buy-in or cash-out there: `handledger entry amend` or `entry "
-        f"retract`); {written}")
+        f"retract`; a wrong statement: `handledger entry retract {session} {seq} --reason … "
+        f"--by …`, then import the right one); {written}")
 
 
 def import_statement(ledger: Any, statement: Path, files: Sequence[Path], session: str | None,
@@ -177,7 +223,8 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
     the log is read here for them); amounts as the CSV gives them, the game's chips (cents in
     a cents game). A session holds one statement: the one in force given again adds nothing,
     and another is refused (:func:`refuse_other_statement`; the import checks that before
-    anything is written). Problems go to ``report.errors`` (an
+    anything is written); a statement retracted (``entry retract``) is in force no more, and
+    another, or the same again, is stored after it. Problems go to ``report.errors`` (an
     :class:`replay.ingest.report.ImportReport`), among them, unless ``closed``, a session
     closed by now (:func:`replay.ingest.closed.refuse_statement`: a file of the import may
     have closed it)."""
@@ -209,9 +256,13 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
     except LedgerError as exc:
         report.errors.append(str(exc))
         return
-    if any(r.type == "platform_ledger" for r in ledger.read(f"session:{name}")):
+    from replay.sessions.statements import statement_rows
+
+    if statement_rows(ledger, name):
         return  # the statement in force already: nothing to add
     key = f"pokernow-ledger:{name}:{_digest(event_json(event))}"
+    if ledger.known_sources([key]):  # a statement retracted, given again: a new key
+        key += f":{len(list(ledger.read(f'session:{name}')))}"
     (written,) = ledger.append_many([Batch(f"session:{name}", [event], None, name, key)])
     report.events += len(written)
 

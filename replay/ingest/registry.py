@@ -22,13 +22,17 @@ IMPORTERS: tuple[Importer, ...] = (
 
 
 def find_importer(path: Path, head: bytes | None = None) -> Importer | None:
-    """The first importer that identifies ``path`` (its first bytes: ``head``, read here when
-    None), or None when no importer knows it. A UTF-16 file (its byte-order mark) is
+    """The importer of ``path`` (its first bytes: ``head``, read here when None), found by
+    content whatever the file is named: the first that knows its first bytes
+    (``Importer.knows``: a PokerNow log named ``.phh``, a PokerStars history named
+    ``.jsonl``), else the first whose name it has (``Importer.identify``: ``.phh``,
+    ``.jsonl``); None when no importer knows it. A UTF-16 file (its byte-order mark) is
     identified by its text, as its UTF-8 copy would be (:func:`ledger.formats.files.text_head`)."""
     if head is None:
         head = read_head(path)
     head = text_head(head)
-    return next((imp for imp in IMPORTERS if imp.identify(path, head)), None)
+    return next((imp for imp in IMPORTERS if imp.knows(head)), None) or next(
+        (imp for imp in IMPORTERS if imp.identify(path, head)), None)
 
 
 def formats() -> str:

@@ -155,10 +155,18 @@ def _why(path: Path) -> str:
     except OSError as exc:
         return f"cannot read: {exc.strerror or exc}"
     head = read_head(path)
+    return statement_said(head) or parquet_said(head) or \
+        f"not a hand history handledger reads ({formats()})"
+
+
+def statement_said(head: bytes) -> str | None:
+    """What is said of a file whose first bytes ``head`` are a PokerNow ledger statement's
+    (its header, FORMATS.md §2), which no importer reads alone: it goes with its log
+    (``import LOG --ledger STATEMENT``); None for any other file."""
     if text_head(head).lstrip(b"\xef\xbb\xbf").startswith(_STATEMENT):
         return ("a PokerNow ledger statement, not a game log (import it with --ledger beside "
                 "its log)")
-    return parquet_said(head) or f"not a hand history handledger reads ({formats()})"
+    return None
 
 
 def parquet_said(head: bytes) -> str | None:

@@ -1,6 +1,7 @@
 """Correcting a book entry (``entry retract``, ``entry amend``): a buy-in, cash-out or payment
 is never rewritten; an ``entry_corrected`` event retracts or amends it, checked against the
-same bounds as the entry itself.
+same bounds as the entry itself. A ledger statement is retracted the same way, never amended
+(:mod:`replay.sessions.statements`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from replay.sessions.entries import cash_outs_covered, within_table
 from replay.sessions.payments import paid_by, within_buy_ins, within_house, within_owed
 from replay.sessions.seated_chips import amended_between_hands, seated_with_bought
 from replay.sessions.state import Place, SessionState, alias_group, append_entry, open_state
+from replay.sessions.statements import statement_to_retract
 
 
 def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, reason: str,
@@ -64,6 +66,10 @@ def correction_checked(ledger: Any, session: str, seq: int, value: str | None, *
         NotFound, MalformedInput, LedgerError: as :func:`correct_entry`.
     """
     state = open_state(ledger, session, allow_closed=True)
+    statement = statement_to_retract(ledger, session, seq, amending=value is not None,
+                                     closed=closed, closed_session=state.closed)
+    if statement is not None:  # a ledger statement: retracted whole, never amended
+        return statement, None, ev.EntryCorrected(seq=seq, reason=reason, by=by), state
     try:
         entry = entry_to_correct(state, session, seq, amending=value is not None,
                                  closed=closed)

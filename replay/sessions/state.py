@@ -91,7 +91,7 @@ def fold_rows(rows: Sequence[tuple[int, Any]], players: Mapping[str, str] | None
     fixes = {e.seq: e.replacement for _, e in rows if e.type == "entry_corrected"}
     for seq, e in rows:
         state.last_seq = seq
-        if seq in fixes:
+        if seq in fixes and e.type in ENTRY_TYPES:  # (a statement retracted: no entry)
             state.entries[seq] = e
             if fixes[seq] is None:
                 state.retracted.add(seq)

@@ -24,11 +24,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ledger.formats.files import utf16_bom
 from ledger.formats.jsonl.lines import JsonlFile, read_jsonl, read_jsonl_part
 from ledger.formats.reading import (
     FileRead,
     HandEvents,
     SessionEntry,
+    first_binary_byte,
     first_line,
     with_game_tie_order,
     with_session,
@@ -101,10 +103,22 @@ class JsonlImporter:
     name = "jsonl"
     describes = "JSON lines (.jsonl)"
 
-    def identify(self, path: Path, head: bytes) -> bool:
+    def knows(self, head: bytes) -> bool:
         line = first_line(head)
-        return path.suffix.lower() == ".jsonl" or (
-            line.startswith(b'{"hand":') or line.startswith(b'{"session":'))
+        return line.startswith(b'{"hand":') or line.startswith(b'{"session":')
+
+    def identify(self, path: Path, head: bytes) -> bool:
+        """Known by its content (:meth:`knows`), or named ``.jsonl`` unless its first line is
+        text that is no JSON object (another text file given that name: not JSON lines, one
+        error, not one a line); a binary file named so is read as one (its one error says
+        so)."""
+        if self.knows(head):
+            return True
+        if path.suffix.lower() != ".jsonl":
+            return False
+        line = first_line(head.lstrip())
+        return not line or line.startswith(b"{") or first_binary_byte(head) is not None \
+            or utf16_bom(head) is not None
 
     def read(self, path: Path, *, session: str | None) -> FileRead:
         """The file's hands and session rows (:func:`items_of`); a file with neither, nor a

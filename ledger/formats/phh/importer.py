@@ -22,8 +22,11 @@ class PhhImporter:
     name = "phh"
     describes = "PHH (.phh, .phhs)"
 
+    def knows(self, head: bytes) -> bool:
+        return bool(_VARIANT.search(head))
+
     def identify(self, path: Path, head: bytes) -> bool:
-        return path.suffix.lower() in (".phh", ".phhs") or bool(_VARIANT.search(head))
+        return path.suffix.lower() in (".phh", ".phhs") or self.knows(head)
 
     def read(self, path: Path, *, session: str | None) -> FileRead:
         """Every good hand of the file (``PhhHand``, its actions left as text for the engine)

@@ -44,6 +44,9 @@ class PokerNowImporter:
     describes = "PokerNow game logs (.csv)"
 
     def identify(self, path: Path, head: bytes) -> bool:
+        return self.knows(head)
+
+    def knows(self, head: bytes) -> bool:
         names = {n.strip().strip(b'"').lower() for n in first_line(head).split(b",")}
         return {b"entry", b"at", b"order"} <= names
 

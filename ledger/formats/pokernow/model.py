@@ -75,3 +75,10 @@ class BuildContext:
     def is_exporter(self, player: str) -> bool:
         """Whether ``player`` (any id he had) exported the log."""
         return self.exporter is not None and self.renamed.get(player, player) == self.exporter
+
+
+def amounts_said(decimals: int) -> str:
+    """What a line of the import that quotes a log's amounts adds to name their unit, as the
+    audit names it: ``"; amounts in chips of 0.01"`` for a cents log (``decimals`` 2: the
+    log's 1.57 is 157 chips, FORMATS.md §2), ``""`` for a log of whole chips."""
+    return f"; amounts in chips of 0.{'0' * (decimals - 1)}1" if decimals else ""

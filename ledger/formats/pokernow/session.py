@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
+from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row, amounts_said
 from ledger.model.errors import MalformedInput, StoredFinding
 from ledger.model.events import BuyIn, CashOut, Payment, PlayerAlias, SeatChange, SessionOpened
 from ledger.model.names import check_name
@@ -99,12 +99,12 @@ class SessionTracker:
             if known is None and had is not None and had != seat.stack:
                 self.error(stacks_row, f"{self.shown(seat.player)} starts with {seat.stack} but "
                            f"had {had} after hand #{after_hand} and the session lines (hands "
-                           f"#{after_hand + 1}-#{hand.number - 1} are not in the log)",
-                           hand.number)
+                           f"#{after_hand + 1}-#{hand.number - 1} are not in the log)"
+                           f"{amounts_said(self.ctx.unit.decimals)}", hand.number)
             if known is not None and known != seat.stack:
                 self.error(stacks_row, f"{self.shown(seat.player)} starts with {seat.stack} but "
-                           f"had {known} "
-                           "after the previous hand and the session lines", hand.number)
+                           f"had {known} after the previous hand and the session lines"
+                           f"{amounts_said(self.ctx.unit.decimals)}", hand.number)
         self.items.append(hand)
         for seat in seats:
             if after is None:

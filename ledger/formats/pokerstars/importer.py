@@ -17,6 +17,9 @@ class PokerStarsImporter:
     name = "pokerstars"
     describes = "PokerStars hand histories (text)"
 
+    def knows(self, head: bytes) -> bool:
+        return identify(head)
+
     def identify(self, path: Path, head: bytes) -> bool:
         return identify(head)
 
