@@ -91,7 +91,9 @@ def test_json_lines_cut_short(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     assert run(db, "import", str(SHARED / "rules" / "ex01.phh")).exit_code == 0
     assert run(db, "export", "--format", "jsonl", "-o", str(whole)).exit_code == 0
-    cut = _cut(whole, 3000, tmp_path / "cut.jsonl")
+    lines = whole.read_bytes().split(b"\n")
+    inside_17 = sum(len(line) + 1 for line in lines[:16]) + 65  # in its "schema_version"
+    cut = _cut(whole, inside_17, tmp_path / "cut.jsonl")
     result = run(tmp_path / "n.duckdb", "import", str(cut))
     assert result.stderr == (
         f"error: {cut}:17, hand phh-f1802a128b6b: bad JSON: Unterminated string starting at: "
