@@ -47,7 +47,7 @@ class HandData:
     cards: Cards
     declarations: dict[str, str]
     declare_done: bool
-    runs: int
+    runs: int  # the runs agreed (``d rc N``, RULES.md §4.5); 0: none agreed, the board runs once
     carried_in: int
     payouts: list[ev.RecordedPayout]
     rake: int | None  # the table's recorded rake (``recorded_rake``), chips
