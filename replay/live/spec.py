@@ -262,8 +262,8 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) ->
     structure it does not use (they would be silently ignored), a flop or draw game with
     neither ``blinds`` nor an ante (no forced bet: it posts blinds, RULES.md §4.2, or antes
     alone, §4.3), a big-bet game without a minimum bet, a fixed-limit game without both bet
-    sizes, a stud game without a bring-in, a big bet below the small bet, a bring-in above
-    the small bet (it is less than a full bet, RULES.md §4.1).
+    sizes, a stud game without a bring-in, a big bet below the small bet, a bring-in not below
+    the small bet (it is less than a full bet, which completing it makes: RULES.md §4.1).
 
     Raises:
         MalformedInput: naming the option and the amount.
@@ -298,10 +298,10 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) ->
         card = "highest" if g.low_bring_in else "lowest"
         raise MalformedInput(f"{g.code} is stud: give --bring-in N (on third street the {card} "
                              "upcard brings it in with a forced bet, RULES.md §4.1)")
-    if g.stud and fixed and spec.small_bet and spec.bring_in > spec.small_bet:
-        raise MalformedInput(f"--bring-in {spec.bring_in} is more than the small bet "
-                             f"{spec.small_bet} (the bring-in is less than a full bet, RULES.md "
-                             "§4.1)")
+    if g.stud and fixed and spec.small_bet and spec.bring_in >= spec.small_bet:
+        raise MalformedInput(f"--bring-in {spec.bring_in} is not below the small bet "
+                             f"{spec.small_bet}: the bring-in is less than a full bet, which "
+                             "completing it makes (RULES.md §4.1); give a smaller --bring-in")
 
 
 def _antes(spec: LiveHand, stud: bool, blinds: list[int], players: int) -> list[int]:
