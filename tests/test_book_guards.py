@@ -122,6 +122,8 @@ WHY = {
     "p10": "'p10' names seat 10 in an action ('p10 cc')",
     "Ann Lee": "an action splits at whitespace, so only its first word would be read",
     "{x}": "an action starting with '{' is read as a JSON event",
+    "#7": "' #' starts a comment in an action ('Bob cc # slow') and `handledger table` skips a "
+          "line starting with '#', so 'd dh NAME CARDS' and 'NAME cc' would lose the name",
 }
 
 
@@ -142,7 +144,7 @@ def test_a_seat_the_notation_cannot_name_is_refused_at_hand_start(run, db: str) 
     assert snapshot(Path(db)) == before
     # names that only begin like a word of the notation are names
     for seats, button in (("dd:100,payee:100,p0:100", "dd"),
-                          ("P1:100,p1x:100,Ending:100", "P1")):
+                          ("P1:100,p1x:100,Ending:100", "P1"), ("A#7:100,Bob:100", "A#7")):
         started = run("hand", "start", *SEAT, "--seats", seats, "--button", button)
         assert started.exit_code == 0, started.output
 
@@ -178,7 +180,7 @@ def test_a_buy_in_is_refused_for_such_a_name_new_to_the_books(run, db: str, tmp_
     assert run("session", "open", "s", "--date", "2026-11-27").exit_code == 0
     before = snapshot(Path(db))
     for name, why in (("pay", WHY["pay"]), ("p3", "'p3' names seat 3 in an action ('p3 cc')"),
-                      ("Ann Lee", WHY["Ann Lee"])):
+                      ("Ann Lee", WHY["Ann Lee"]), ("#7", WHY["#7"])):
         assert refused(run("buyin", "s", name, "100")) == (
             f"error: player name {name!r} cannot be used at the table: {why}; choose another "
             "name (a name of a hand file is taken by a buy-in once the file is imported into "
