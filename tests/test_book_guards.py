@@ -348,6 +348,23 @@ def test_a_name_in_another_case_is_named_not_taken(run, db: str) -> None:  # noq
         "error: hand s2, action 'd dh Zed AsKs': unknown player 'Zed'; now: ")
 
 
+def test_two_seats_named_alike_are_refused_at_hand_start(run, db: str) -> None:  # noqa: ANN001
+    """A hand of no session seated ``Ann`` and ``ann`` together (``buyin`` refuses the
+    second): refused in one line, nothing written; a full-width ``Ａnn`` is spelled out."""
+    assert run("init").exit_code == 0
+    before = snapshot(Path(db))
+    assert refused(run("hand", "start", "--hand", "c1", *SEAT, "--seats", "Ann:100,ann:100",
+                       "--button", "Ann")) == (
+        "error: --seats: 'ann' and 'Ann' are both seated: two players whose names differ only "
+        "in case would print alike; give each player a name of his own")
+    assert refused(run("hand", "start", "--hand", "c1", *SEAT, "--seats",
+                       "Ann:100,Bob:100,\uff21nn:100", "--button", "Ann")) == (
+        "error: --seats: '\uff21nn' (U+FF21 n n) and 'Ann' are both seated: two players whose "
+        "names differ only in case or in how their letters are encoded would print alike; "
+        "give each player a name of his own")
+    assert snapshot(Path(db)) == before
+
+
 def test_a_name_encoded_otherwise_is_spelled_out_by_act_as_by_buyin(run) -> None:  # noqa: ANN001
     """``Zoe`` and a combining diaeresis (U+0308) for the seated ``Zoë`` (U+00EB): both print
     alike, so `act` spells out the code points and says so, in `buyin`'s words."""
