@@ -74,6 +74,13 @@ STUD = ("--game", "F7S", "--seats", "Ann:100,Bob:100")
     ((*STUD, "--antes", "1", "--bring-in", "2", "--small-bet", "2", "--big-bet", "4"),
      "error: --bring-in 2 is not below the small bet 2: the bring-in is less than a full bet, "
      "which completing it makes (RULES.md §4.1); give a smaller --bring-in"),
+    # the engine would bet by the big blind: a smaller minimum stored would never be used
+    ((*NT, "--min-bet", "1"), "error: --min-bet 1 is below the big blind 2: the minimum bet is "
+     "never below the largest blind or straddle (RULES.md §4.4); leave --min-bet out for 2"),
+    ((*NT[:2], "--stakes", "1/2/4", *NT[4:6], "--seats", "Ann:100,Bob:100,Cy:100",
+      "--min-bet", "3"), "error: --min-bet 3 is below "
+     "the straddle 4: the minimum bet is never below the largest blind or straddle "
+     "(RULES.md §4.4); leave --min-bet out for 4"),
     ((*NT[:2], "--stakes", "1/-2", *NT[4:]), "error: --stakes '1/-2': blinds are positive and "
      "go up in seat order (small blind, big blind, straddles), like 1/2 or 1/2/4"),
 ])

@@ -180,9 +180,9 @@ def test_a_stud_bring_in_of_the_small_bet_is_refused() -> None:
                              "Hero: brings in for $0.04\nAnn: calls $0.04")
     parsed = read_pokerstars_text(text, file="written.txt")
     assert parsed.hands == [] and [str(e) for e in parsed.errors] == [
-        "written.txt:13, hand PokerStars-40000000003, action 'Hero: brings in for $0.04': the bring-in "
-        "0.04 is not below the small bet 0.04: the bring-in is less than a full bet, which "
-        "completing it makes (RULES.md §4.1)"]
+        "written.txt:13, hand PokerStars-40000000003, action 'Hero: brings in for $0.04': the "
+        "bring-in 0.04 is not below the small bet 0.04: the bring-in is less than a full bet, "
+        "which completing it makes (RULES.md §4.1)"]
 
 
 def test_stud_hi_lo_split_pot() -> None:

@@ -196,8 +196,8 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
 
     Raises:
         MalformedInput: bad seats, stakes or options (``no_eligible_winner=carry_over`` in a
-            hand of no session: no next hand takes the pot); IllegalAction: stakes the game
-            rejects.
+            hand of no session: no next hand takes the pot; a ``--min-bet`` below the largest
+            blind or straddle); IllegalAction: stakes the game rejects.
     """
     from engine.games import game
     from ledger.formats.phh.base import forced_bets
@@ -227,10 +227,7 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
         b = names.index(button)
         pairs = pairs[b + 1 :] + pairs[: b + 1]
     blinds = _blinds(spec.stakes, g.stud, len(pairs), g.code)
-    min_bet = spec.min_bet
-    if min_bet is None:
-        positive = [b for b in blinds if b > 0]
-        min_bet = positive[min(1, len(positive) - 1)] if positive else 0
+    min_bet = _min_bet(spec.min_bet, blinds)
     _check_structure(g, spec, min_bet, blinds)
     # the game's own odd-chip order (RULES.md §2.2, §5): stud has no button, so by suit
     split = ev.SplitOptions(odd_chip_tie_order=g.tie_order)
@@ -260,6 +257,26 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     for f in forced:
         state.apply(f)
     return started, forced
+
+
+def _min_bet(given: int | None, blinds: list[int]) -> int:
+    """The minimum bet of a big-bet hand: ``given`` (``--min-bet``), else the big blind, the
+    second of ``blinds`` (0 with none; the engine bets by a straddle above it, RULES.md §4.4).
+
+    Raises:
+        MalformedInput: ``given`` below the largest blind or straddle (RULES.md §4.4), which
+            the engine would bet by in its place.
+    """
+    largest = max(blinds, default=0)
+    if given is None:
+        positive = [b for b in blinds if b > 0]
+        return positive[min(1, len(positive) - 1)] if positive else 0
+    if given < largest:
+        what = "big blind" if len([b for b in blinds if b]) == 2 else "straddle"
+        raise MalformedInput(f"--min-bet {given} is below the {what} {largest}: the minimum "
+                             "bet is never below the largest blind or straddle (RULES.md "
+                             f"§4.4); leave --min-bet out for {largest}")
+    return given
 
 
 def _carry_needs_session(options: ev.RuleOptions, session: str | None) -> None:
