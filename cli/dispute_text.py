@@ -22,8 +22,8 @@ def state_text(now: Any) -> str:
     from replay.typed import as_typed, smallest_unit_note
 
     state, result = now.state, now.result
-    lines = [f"hand {state.hand}: {state.game.code}, phase {state.phase}, status {state.status}",
-             now.legal]
+    lines = [f"hand {state.hand}: {state.game.code}, phase {state.phase_said}, "
+             f"status {state.status}", now.legal]
     if now.ended is not None:  # over: the pots as `show` explains them, the stacks after
         done = now.ended
         if (unit := smallest_unit_note(state.started.unit.decimals)) is not None:

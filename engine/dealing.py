@@ -214,7 +214,7 @@ def discard(state: HandData, e: ev.Discard) -> bool:
             2h twice``) or one he does not hold.
     """
     if state.phase != "draw":
-        raise state.fail(f"no draw now ({state.phase} phase)")
+        raise state.fail(f"no draw now ({state.phase_said} phase)")
     player, thrown = e.player, e.cards  # read once: pydantic fields
     nxt = next_to_draw(state)
     if player != nxt:

@@ -194,6 +194,13 @@ class HandData:
         return [p for p in self.order if p not in folded and p not in all_in]
 
     @property
+    def phase_said(self) -> str:
+        """The phase as messages name it: ``deal`` for ``forced`` once a forced bet is posted
+        (the blinds or antes are in and the hand waits for its first cards), else
+        :attr:`phase`."""
+        return "deal" if self.phase == "forced" and self.forced_seen else self.phase
+
+    @property
     def declare_method(self) -> str | None:
         """``simultaneous`` or ``in_turn`` in a declare game (RULES.md §3.3), else None."""
         d = self.started.options.declare

@@ -30,7 +30,7 @@ def test_a_triple_draw_names_the_deals_the_discards_and_the_replacements(user,  
                 "--button", "Ann")[0] == 0
     # heads-up, Ann on the button: Bob (p1) is dealt first, Ann acts first before the draw
     assert user("state", "d1")[1].splitlines()[1] == (
-        "phase forced, next: d dh Bob CARDS (5 cards, ?? for each unseen card); then Ann")
+        "phase deal, next: d dh Bob CARDS (5 cards, ?? for each unseen card); then Ann")
     assert _acts(user, "d1", ["d dh Bob ??????????", "d dh Ann ??????????", "Ann cc",
                               "Bob cc", "Bob sd", "Ann sd ????", "d dh Ann ????"]) == [
         "phase deal, next: d dh Ann CARDS (5 cards, ?? for each unseen card)",
@@ -171,6 +171,20 @@ def test_run_it_twice_names_the_run_each_board_card_goes_to(user, db: str) -> No
         "phase deal, next: d db CARDS (1 card, run 2)"]
 
 
+def test_after_the_blinds_the_phase_is_named_the_deal(user, db: str) -> None:  # noqa: ANN001
+    """The blinds are posted at ``hand start``: `state` and a bet typed before the cards name
+    the phase the deal, what the hand waits for, never the engine's ``forced``."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "f1", "--game", "NT", "--stakes", "1/2",
+                "--seats", "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    assert user("state", "f1")[1].splitlines()[:2] == [
+        "hand f1: NT, phase deal, status open",
+        "phase deal, next: d dh Bob CARDS (2 cards, ?? for each unseen card); then Ann"]
+    assert user("act", "f1", "Ann cc") == (
+        2, "", "error: hand f1, action 'Ann cc': no betting now (deal phase); now: phase deal, "
+        "next: d dh Bob CARDS (2 cards, ?? for each unseen card); then Ann\n")
+
+
 def test_run_it_twice_after_everyone_but_one_folded_is_refused(user, db: str) -> None:  # noqa: ANN001
     """RULES.md §4.5: the board is run more than once only with a player all-in and two or
     more players in the pot. Cy alone is left: ``d rc 2`` is refused in one line, nothing
@@ -301,7 +315,7 @@ def test_a_refused_first_deal_says_what_state_says(user, db: str) -> None:  # no
     Ledger(db).close()
     assert user("hand", "start", "--hand", "z1", "--game", "NT", "--stakes", "1/2", "--seats",
                 "Zoë:100,Bob:100,Cy:100", "--button", "Cy")[0] == 0
-    now = "phase forced, next: d dh Zoë CARDS (2 cards, ?? for each unseen card); then Bob, Cy"
+    now = "phase deal, next: d dh Zoë CARDS (2 cards, ?? for each unseen card); then Bob, Cy"
     assert user("state", "z1")[1].splitlines()[1] == now
     for action in ("d dh Zoë AsAs", "d dh Zoë AsKsQs"):
         said = user("act", "z1", action)
