@@ -355,11 +355,11 @@ def test_two_seats_named_alike_are_refused_at_hand_start(run, db: str) -> None: 
     before = snapshot(Path(db))
     assert refused(run("hand", "start", "--hand", "c1", *SEAT, "--seats", "Ann:100,ann:100",
                        "--button", "Ann")) == (
-        "error: --seats: 'ann' and 'Ann' are both seated: two players whose names differ only "
+        "error: --seats: 'Ann' and 'ann' are both seated: two players whose names differ only "
         "in case would print alike; give each player a name of his own")
     assert refused(run("hand", "start", "--hand", "c1", *SEAT, "--seats",
                        "Ann:100,Bob:100,\uff21nn:100", "--button", "Ann")) == (
-        "error: --seats: '\uff21nn' (U+FF21 n n) and 'Ann' are both seated: two players whose "
+        "error: --seats: 'Ann' and '\uff21nn' (U+FF21 n n) are both seated: two players whose "
         "names differ only in case or in how their letters are encoded would print alike; "
         "give each player a name of his own")
     assert snapshot(Path(db)) == before

@@ -167,7 +167,7 @@ def test_an_error_quotes_a_long_line_cut_short(started: Path, line: str) -> None
     assert done.stdout == DEALT_ANN
     reason = LONG_LINES[line].format(_cut(line), _cut(line.split()[0]))
     assert done.stderr == (f"error: line 1, hand h1, action {_cut(line)}: {reason}; now: phase "
-                           f"forced, {NEXT_ANN}\n")
+                           f"deal, {NEXT_ANN}\n")
     assert len(done.stderr) < 760
 
 

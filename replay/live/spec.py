@@ -21,7 +21,7 @@ from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.errors import MalformedInput
 from ledger.model.money import within_bound
-from ledger.model.names import check_seat_name, look_alikes, spelled
+from ledger.model.names import check_seat_name
 
 
 @dataclass(frozen=True)
@@ -64,9 +64,8 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
             whitespace (``"Ann :200"``, ``"Ann:200, Bob:150"``), a stack that is not a whole
             number of chips above 0 (at most ``MAX_CHIPS``), a name holding a control
             character or one the action notation reads as something else
-            (:func:`ledger.model.names.check_seat_name`), a player seated twice or beside
-            one whose name differs only in case (:func:`_not_alike`), or fewer than two
-            players.
+            (:func:`ledger.model.names.check_seat_name`), a player seated twice, or fewer
+            than two players.
     """
     seats: list[tuple[str, int]] = []
     for item in text.split(","):
@@ -86,29 +85,10 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
         check_seat_name(name)
         if any(n == name for n, _ in seats):
             raise MalformedInput(f"--seats: {name} is seated twice")
-        _not_alike(name, [n for n, _ in seats])
         seats.append((name, int(stack)))
     if len(seats) < 2:
         raise MalformedInput("--seats needs at least two players")
     return seats
-
-
-def _not_alike(name: str, seated: list[str]) -> None:
-    """Refuse ``name`` beside a player of ``seated`` whose name differs from it only in case
-    or in how its letters are encoded (:func:`ledger.model.names.look_alikes`), as ``buyin``
-    refuses one: the two would print alike.
-
-    Raises:
-        MalformedInput: ``--seats: 'ann' and 'Ann' are both seated: …``.
-    """
-    same = look_alikes(name, seated)
-    if same:
-        case = same[0].casefold() == name.casefold()
-        show = repr if case else spelled
-        raise MalformedInput(
-            f"--seats: {show(name)} and {show(same[0])} are both seated: two players whose "
-            f"names differ only in case{'' if case else ' or in how their letters are encoded'}"
-            " would print alike; give each player a name of his own")
 
 
 def key_values(text: str, option: str) -> dict[str, str]:
