@@ -127,7 +127,7 @@ def _deal_hole(state: HandData, e: ev.CardsDealt, p: str, dealt: list[str]) -> N
     if state.phase != "deal":
         if p in cards.street_hole:  # dealt already: the host repeats a deal
             raise state.fail(f"{p} already has cards for this street")
-        raise state.fail(f"hole cards dealt during the {state.phase} phase")
+        raise state.fail(f"hole cards dealt during the {state.phase_said} phase")
     if p in state.folded:
         raise state.fail(f"{p} has folded")
     up = state.game.streets[state.street].hole_up
@@ -153,7 +153,7 @@ def _deal_hole(state: HandData, e: ev.CardsDealt, p: str, dealt: list[str]) -> N
 def _deal_board(state: HandData, e: ev.CardsDealt, dealt: list[str]) -> list[str]:
     """``dealt``: the event's cards."""
     if state.phase != "deal":
-        raise state.fail(f"board cards dealt during the {state.phase} phase")
+        raise state.fail(f"board cards dealt during the {state.phase_said} phase")
     if state.game.stud:
         note = community_card(state, e)
         state.cards.boards[0].extend(dealt)

@@ -183,6 +183,9 @@ def test_after_the_blinds_the_phase_is_named_the_deal(user, db: str) -> None:  #
     assert user("act", "f1", "Ann cc") == (
         2, "", "error: hand f1, action 'Ann cc': no betting now (deal phase); now: phase deal, "
         "next: d dh Bob CARDS (2 cards, ?? for each unseen card); then Ann\n")
+    assert user("act", "f1", "end")[2] == (
+        "error: hand f1, action 'end': the hand cannot end during the deal phase; now: phase "
+        "deal, next: d dh Bob CARDS (2 cards, ?? for each unseen card); then Ann\n")
 
 
 def test_run_it_twice_after_everyone_but_one_folded_is_refused(user, db: str) -> None:  # noqa: ANN001
