@@ -204,7 +204,7 @@ class Step:
             "legal": None if legal is None else {
                 "player": legal.player, "to_call": legal.to_call, "min_to": legal.min_to,
                 "max_to": legal.max_to, "reason": legal.reason, "verb": legal.verb,
-                "bring_in": legal.bring_in},
+                "bring_in": legal.bring_in, "fixed": legal.fixed},
             "notes": list(self.notes), "paid": dict(self.paid),
             "awarded": dict(self.awarded), "unawarded": self.unawarded,
         }

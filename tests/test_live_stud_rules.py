@@ -95,6 +95,8 @@ def test_the_open_pair_big_bet_is_for_high_stud_only(user, db: str) -> None:  # 
     assert user("act", "high", "Ann cbr 7") == (  # nothing between the two bets
         2, "", "error: hand high, action 'Ann cbr 7': fixed limit: the bet is to 5 or 10, not 7; "
         "now: Ann to act: check, bet 5 or 10\n")
+    code, out, _ = user("show", "high", "--at", "12")  # `show` at that step says the same
+    assert code == 0 and "    at 12: Ann to act, check, bet 5 or 10" in out.splitlines()
     _void(user, "high")  # a player's chips are in one hand at a time (RULES.md §1.1)
     assert _fourth_street(user, "hilo", "F7S/8") == "Ann to act: check, bet to 5..5"
     _void(user, "hilo")
