@@ -163,7 +163,8 @@ def state_cmd(obj: Context, hand_id: str) -> None:
 @click.pass_obj
 def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) -> None:
     """Record HAND at the table in one process: read lines from standard input until its end
-    (or a line "quit"), each an ACTION as `act` takes it or the word "state", and do and print
+    (or a line "quit"), each an ACTION as `act` takes it or the word "state" (a blank line or
+    one starting with "#", a comment, is skipped), and do and print
     for each what `act HAND ACTION` / `state HAND` would. A refused line prints the same one
     error line on stderr (from a file or a pipe naming its line number first: "error: line 3,
     hand h1, action …") and nothing of it is written; at a terminal the session goes on (the
@@ -204,7 +205,7 @@ def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) ->
         line = raw.decode("utf-8", "surrogateescape").strip()
         if line == "quit":
             break
-        if not line:
+        if not line or line.startswith("#"):  # a comment line, as a trailing "# note" is
             continue
         try:
             text, done = _table_line(obj, hand_id, line, closed=closed)

@@ -22,8 +22,8 @@ def state_text(now: Any) -> str:
     from replay.typed import as_typed, smallest_unit_note
 
     state, result = now.state, now.result
-    lines = [f"hand {state.hand}: {state.game.code}, phase {state.phase}, status {state.status}",
-             now.legal]
+    lines = [f"hand {state.hand}: {state.game.code}, phase {state.phase_said}, "
+             f"status {state.status}", now.legal]
     if now.ended is not None:  # over: the pots as `show` explains them, the stacks after
         done = now.ended
         if (unit := smallest_unit_note(state.started.unit.decimals)) is not None:
@@ -96,7 +96,8 @@ def _paid_so_far(chips: Any, a: Callable[[int], str]) -> list[str]:
 def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
                 rename: Callable[[str], str] = str) -> str:
     """Each player's result by the rules and his net (what the table paid him minus what he
-    put in, the net of ``balances``) before and after a what-if, what is still paid
+    put in, the net of ``balances``) before and after a what-if, of a hand in play each pot
+    whose winner by the rules moves (nets move once it ends), what is still paid
     differently, the later hands that no longer follow, and the session results' change; in a
     hand kept in a unit with decimals, its chips as the books count them, with the line that
     says so (as ``show``). ``labels``: a platform player's name as the reads show it
@@ -122,7 +123,10 @@ def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
                      f"{rule(data['after'][p]):>8}{rule(data['diff'][p]):>8}"
                      f"{data['paid_before'][p]:>+13d}"
                      f"{data['paid_after'][p]:>+12d}{data['paid_diff'][p]:>+11d}")
-    rest = _unknown_lines(w)
+    from replay.whatif import award_changes
+
+    rest = [f"  {c.sentence()}" for c in award_changes(w.before, w.after)]
+    rest += _unknown_lines(w)
     rest += _differently_lines(w)
     rest += [f"  downstream: hand {d.hand} starts {d.player} with {d.starting}, the "
              f"corrected final stack is {d.expected} (was {d.was})" for d in w.downstream]
@@ -179,13 +183,19 @@ def _unknown_lines(w: Any) -> list[str]:
 def corrected_text(hand: str, done: Any) -> str:
     """What a correction moved: each player's net (the README's one net, what ``balances``
     adds up: what the table paid minus what he put in) and what the rules give him ("by the
-    rules", as ``balances`` labels it), and later hands to check; an undo names what it took
+    rules", as ``balances`` labels it), of a hand in play each pot whose winner by the rules
+    moves, and later hands to check; an undo names what it took
     back. In a hand kept in a unit with decimals the numbers are its chips, as the books
     count them, with the line saying so."""
     from replay.typed import smallest_unit_note
+    from replay.whatif import award_changes
 
     now = done.unknown[1]
     parts = moved_parts(done, "the hand replays again (its stream did not before)")
+    changes = award_changes(done.before, done.after)
+    if changes and parts[1:2] == ["by the rules: unchanged"]:  # the nets: a hand in play
+        parts[1] = "by the rules: no net moves until the hand ends"
+    parts += [c.sentence() for c in changes]
     if now is not None:
         parts.append(now.verdict("the payouts now" if done.took_back
                                  else "the corrected payouts"))

@@ -155,8 +155,11 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
                           "returned")
     last = hs.last
     if at is not None and last.legal is not None:
+        from replay.typed import bet_range
+
         lim = last.legal
-        raise_ = f", {lim.verb} to {lim.min_to}..{lim.max_to}" if lim.min_to is not None else ""
+        raise_ = (f", {bet_range(lim.verb, str(lim.min_to), str(lim.max_to), lim.fixed)}"
+                  if lim.min_to is not None else "")
         call = f"to call {lim.to_call}" if lim.to_call else "check"
         if lim.bring_in:  # stud's third street before the bring-in, as `state` says it
             call = f"bring in {lim.bring_in} (pb)"

@@ -392,7 +392,7 @@ def act(state: HandData, e: Action) -> bool:
     if player in state.folded:
         raise state.fail(f"{player} has folded")
     if state.phase != "bet":
-        raise state.fail(f"no betting now ({state.phase} phase)")
+        raise state.fail(f"no betting now ({state.phase_said} phase)")
     if player in state.all_in:
         raise state.fail(f"{player} is all-in")
     if rnd.opener_unknown:

@@ -127,7 +127,7 @@ def _deal_hole(state: HandData, e: ev.CardsDealt, p: str, dealt: list[str]) -> N
     if state.phase != "deal":
         if p in cards.street_hole:  # dealt already: the host repeats a deal
             raise state.fail(f"{p} already has cards for this street")
-        raise state.fail(f"hole cards dealt during the {state.phase} phase")
+        raise state.fail(f"hole cards dealt during the {state.phase_said} phase")
     if p in state.folded:
         raise state.fail(f"{p} has folded")
     up = state.game.streets[state.street].hole_up
@@ -153,7 +153,7 @@ def _deal_hole(state: HandData, e: ev.CardsDealt, p: str, dealt: list[str]) -> N
 def _deal_board(state: HandData, e: ev.CardsDealt, dealt: list[str]) -> list[str]:
     """``dealt``: the event's cards."""
     if state.phase != "deal":
-        raise state.fail(f"board cards dealt during the {state.phase} phase")
+        raise state.fail(f"board cards dealt during the {state.phase_said} phase")
     if state.game.stud:
         note = community_card(state, e)
         state.cards.boards[0].extend(dealt)
@@ -214,7 +214,7 @@ def discard(state: HandData, e: ev.Discard) -> bool:
             2h twice``) or one he does not hold.
     """
     if state.phase != "draw":
-        raise state.fail(f"no draw now ({state.phase} phase)")
+        raise state.fail(f"no draw now ({state.phase_said} phase)")
     player, thrown = e.player, e.cards  # read once: pydantic fields
     nxt = next_to_draw(state)
     if player != nxt:
@@ -321,13 +321,26 @@ def muck(state: HandData, e: ev.Muck) -> None:
 
 
 def run_count(state: HandData, e: ev.RunCount) -> None:
-    """Agree to run the rest of the board ``runs`` times (RULES.md §4.5, §7.4)."""
+    """Agree to run the rest of the board ``runs`` times (RULES.md §4.5, §7.4): once a hand,
+    once betting is over with a player all-in and two or more players still in the pot.
+
+    Raises:
+        IllegalAction: no board game; the number of runs agreed already (``d rc 1`` too);
+            betting not over (it is over before the board is complete only with a player
+            all-in); one player left in the pot (the others folded: the pot is his, nothing
+            is run); the board complete.
+    """
     if not state.game.board_count:
         raise state.fail("run it twice needs a board game")
-    if len(state.cards.boards) > 1:
+    if state.runs:
         raise state.fail("the number of runs is already agreed")
     if len(state.can_bet()) >= 2 or state.phase not in ("deal", "showdown"):
-        raise state.fail("the board can be run more than once only when betting is over")
+        raise state.fail("the board can be run more than once only when betting is over with "
+                         "a player all-in (RULES.md §4.5)")
+    if state.live_count() < 2:
+        raise state.fail("the board is run more than once only with two or more players in "
+                         f"the pot (RULES.md §4.5), and {state.live()[0]} alone is left: the "
+                         "pot is his")
     if len(state.cards.boards[0]) >= state.game.board_count:
         raise state.fail("the board is already complete")
     base = state.cards.boards[0]

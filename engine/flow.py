@@ -201,7 +201,7 @@ def _ended(state: HandData, e: ev.HandEnded) -> None:
         state.status = "incomplete"
         return
     if state.phase not in ("showdown",):
-        raise state.fail(f"the hand cannot end during the {state.phase} phase")
+        raise state.fail(f"the hand cannot end during the {state.phase_said} phase")
     check_showdown_ready(state)
     state.status = "complete"
 

@@ -47,7 +47,7 @@ class HandData:
     cards: Cards
     declarations: dict[str, str]
     declare_done: bool
-    runs: int
+    runs: int  # the runs agreed (``d rc N``, RULES.md §4.5); 0: none agreed, the board runs once
     carried_in: int
     payouts: list[ev.RecordedPayout]
     rake: int | None  # the table's recorded rake (``recorded_rake``), chips
@@ -192,6 +192,13 @@ class HandData:
         """Players who can still put chips in (live and not all-in), in acting order."""
         folded, all_in = self.folded, self.all_in
         return [p for p in self.order if p not in folded and p not in all_in]
+
+    @property
+    def phase_said(self) -> str:
+        """The phase as messages name it: ``deal`` for ``forced`` once a forced bet is posted
+        (the blinds or antes are in and the hand waits for its first cards), else
+        :attr:`phase`."""
+        return "deal" if self.phase == "forced" and self.forced_seen else self.phase
 
     @property
     def declare_method(self) -> str | None:

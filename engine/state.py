@@ -102,7 +102,7 @@ class HandState(HandData):
             cards=Cards.new(players),
             declarations={},
             declare_done=False,
-            runs=1,
+            runs=0,  # no number of runs agreed (``d rc``): the board is run once
             carried_in=0,
             payouts=[],
             rake=None,

@@ -183,7 +183,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         notes.append(_in_progress_note(started.hand, discrepancies))
         discrepancies = []
     notes.extend(_unplayed_notes(status, result.carried))
-    if corrected:
+    if corrected and status != "voided":  # a void is a correction: its own note says it
         notes.append("corrected")
     return HandReplay(started.hand, session or started.session, started.game, result,
                       recorded, tuple(discrepancies), (*result.notes, *notes), corrected, rake,

@@ -100,4 +100,4 @@ def next_step(state: HandState) -> str:
             step = "next: pay PLAYER AMOUNT, end"
         else:
             step = "next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER AMOUNT, end"
-    return f"phase {phase}" + (f", {step}" if step else "")
+    return f"phase {state.phase_said}" + (f", {step}" if step else "")

@@ -101,6 +101,7 @@ class Legal:
     reason: str
     verb: str
     bring_in: int
+    fixed: bool = False  # fixed limit: a range is two amounts (replay.typed.bet_range)
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,7 @@ class Step:
             "legal": None if legal is None else {
                 "player": legal.player, "to_call": legal.to_call, "min_to": legal.min_to,
                 "max_to": legal.max_to, "reason": legal.reason, "verb": legal.verb,
-                "bring_in": legal.bring_in},
+                "bring_in": legal.bring_in, "fixed": legal.fixed},
             "notes": list(self.notes), "paid": dict(self.paid),
             "awarded": dict(self.awarded), "unawarded": self.unawarded,
         }
@@ -444,7 +445,7 @@ def _legal(state: HandState, player: str) -> Legal:
     return Legal(
         player=player, to_call=lim.to_call, min_to=lim.min_to, max_to=lim.max_to,
         reason=lim.reason, verb=bet_word(state),
-        bring_in=bring_in if stud_open else 0,
+        bring_in=bring_in if stud_open else 0, fixed=state.fixed,
     )
 
 

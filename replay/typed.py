@@ -49,3 +49,12 @@ def smallest_unit_note(decimals: int, what: str = "stacks and pots") -> str | No
     one = 10 ** decimals
     return (f"({what} in the hand's smallest unit, {one} = "
             f"{format_amount(one, decimals)}; actions as its notation writes them)")
+
+
+def bet_range(verb: str, low: str, high: str, fixed: bool) -> str:
+    """What a bet, raise or completion (``verb``) may go to, amounts as typed: ``"raise to
+    4..100"``; in fixed limit, where a range is only the open pair's choice of the small or
+    the big bet (RULES.md §4.1) and nothing between is taken, ``"bet 2 or 4"``."""
+    if fixed and low != high:
+        return f"{verb} {low} or {high}"
+    return f"{verb} to {low}..{high}"

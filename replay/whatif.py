@@ -92,6 +92,53 @@ def with_refusals(ledger: Any, found: list[Downstream]) -> list[Downstream]:
     return [replace(d, refused=refused[d.hand]) if refused[d.hand] else d for d in found]
 
 
+class AwardChange(NamedTuple):
+    """A pot of a hand in play whose award by the rules a change moves: ``pot`` its name
+    (``Main pot``, ``Side pot 1``), ``amount`` its chips after the change, ``before`` and
+    ``after`` whom the rules award it to (``Ann``, ``Ann 3, Bob 2`` when split; ``nobody``:
+    not awarded, the showdown not reached or its cards not all shown)."""
+
+    pot: str
+    amount: int
+    before: str
+    after: str
+
+    def sentence(self) -> str:
+        """``Main pot 4 by the rules: Ann before, Bob after (the hand is in play: nothing is
+        paid until it ends)``."""
+        return (f"{self.pot} {self.amount} by the rules: {self.before} before, {self.after} "
+                "after (the hand is in play: nothing is paid until it ends)")
+
+
+def award_changes(before: HandReplay | None, after: HandReplay) -> list[AwardChange]:
+    """The pots of a hand still in play (not ended before nor after) whose award by the rules
+    (RULES.md §1.6, §2) ``after`` changes from ``before``: at its showdown the rules award
+    each pot, though nothing is paid and nobody's net moves until the hand ends (README: a
+    hand in play pays nothing yet), so a change of winner shows only here. ``[]`` for a hand
+    ended either side, or one that did not replay before."""
+    if before is None or "open" not in (before.result.status, after.result.status) or \
+            before.result.status != after.result.status:
+        return []
+    from engine.awards import pot_name
+
+    was, now = before.result.pots, after.result.pots
+    out = []
+    for i in range(max(len(was), len(now))):
+        then = _winners(was[i].awards if i < len(was) else {})
+        there = _winners(now[i].awards if i < len(now) else {})
+        if then != there:
+            amount = now[i].amount if i < len(now) else was[i].amount
+            out.append(AwardChange(pot_name(i), amount, then, there))
+    return out
+
+
+def _winners(awards: dict[str, int]) -> str:
+    """``Ann``, ``Ann 3, Bob 2``, or ``nobody`` for no award."""
+    if len(awards) == 1:
+        return next(iter(awards))
+    return ", ".join(f"{p} {c}" for p, c in awards.items()) or "nobody"
+
+
 @dataclass
 class WhatIf:
     """Before/after of one hand and the consequences for its session: ``session_before`` /
@@ -140,7 +187,9 @@ class WhatIf:
         where a showdown that cannot be checked leaves it unknown), ``rules_unknown``
         (``{"before", "after"}``: null, or what is known of such a showdown:
         :meth:`replay.unknown_rules.UnknownResult.as_json`), ``paid_before`` /
-        ``paid_after`` / ``paid_diff`` (as the table paid), ``downstream``, ``session``."""
+        ``paid_after`` / ``paid_diff`` (as the table paid), ``downstream``, ``session``,
+        ``award_changes`` (a hand in play: the pots whose winner by the rules moves,
+        :func:`award_changes`, each ``{"pot", "amount", "before", "after"}``)."""
         before, after, diff = self.rules
         unknown = self.unknown
         return {
@@ -162,6 +211,7 @@ class WhatIf:
                          for p in {**self.session_before, **self.session_after}},
             },
             "discrepancies_after": [d.sentence() for d in self.after.discrepancies],
+            "award_changes": [c._asdict() for c in award_changes(self.before, self.after)],
             "changes": [c.model_dump(mode="json") for c in self.correction.changes],
         }
 

@@ -122,6 +122,8 @@ WHY = {
     "p10": "'p10' names seat 10 in an action ('p10 cc')",
     "Ann Lee": "an action splits at whitespace, so only its first word would be read",
     "{x}": "an action starting with '{' is read as a JSON event",
+    "#7": "' #' starts a comment in an action ('Bob cc # slow') and `handledger table` skips a "
+          "line starting with '#', so 'd dh NAME CARDS' and 'NAME cc' would lose the name",
 }
 
 
@@ -142,7 +144,7 @@ def test_a_seat_the_notation_cannot_name_is_refused_at_hand_start(run, db: str) 
     assert snapshot(Path(db)) == before
     # names that only begin like a word of the notation are names
     for seats, button in (("dd:100,payee:100,p0:100", "dd"),
-                          ("P1:100,p1x:100,Ending:100", "P1")):
+                          ("P1:100,p1x:100,Ending:100", "P1"), ("A#7:100,Bob:100", "A#7")):
         started = run("hand", "start", *SEAT, "--seats", seats, "--button", button)
         assert started.exit_code == 0, started.output
 
@@ -178,7 +180,7 @@ def test_a_buy_in_is_refused_for_such_a_name_new_to_the_books(run, db: str, tmp_
     assert run("session", "open", "s", "--date", "2026-11-27").exit_code == 0
     before = snapshot(Path(db))
     for name, why in (("pay", WHY["pay"]), ("p3", "'p3' names seat 3 in an action ('p3 cc')"),
-                      ("Ann Lee", WHY["Ann Lee"])):
+                      ("Ann Lee", WHY["Ann Lee"]), ("#7", WHY["#7"])):
         assert refused(run("buyin", "s", name, "100")) == (
             f"error: player name {name!r} cannot be used at the table: {why}; choose another "
             "name (a name of a hand file is taken by a buy-in once the file is imported into "
@@ -344,6 +346,23 @@ def test_a_name_in_another_case_is_named_not_taken(run, db: str) -> None:  # noq
                                f"'{token}': did you mean {meant}?; now: "), said
     assert refused(run("act", "s2", "d dh Zed AsKs")).startswith(
         "error: hand s2, action 'd dh Zed AsKs': unknown player 'Zed'; now: ")
+
+
+def test_two_seats_named_alike_are_refused_at_hand_start(run, db: str) -> None:  # noqa: ANN001
+    """A hand of no session seated ``Ann`` and ``ann`` together (``buyin`` refuses the
+    second): refused in one line, nothing written; a full-width ``Ａnn`` is spelled out."""
+    assert run("init").exit_code == 0
+    before = snapshot(Path(db))
+    assert refused(run("hand", "start", "--hand", "c1", *SEAT, "--seats", "Ann:100,ann:100",
+                       "--button", "Ann")) == (
+        "error: --seats: 'Ann' and 'ann' are both seated: two players whose names differ only "
+        "in case would print alike; give each player a name of his own")
+    assert refused(run("hand", "start", "--hand", "c1", *SEAT, "--seats",
+                       "Ann:100,Bob:100,\uff21nn:100", "--button", "Ann")) == (
+        "error: --seats: 'Ann' and '\uff21nn' (U+FF21 n n) are both seated: two players whose "
+        "names differ only in case or in how their letters are encoded would print alike; "
+        "give each player a name of his own")
+    assert snapshot(Path(db)) == before
 
 
 def test_a_name_encoded_otherwise_is_spelled_out_by_act_as_by_buyin(run) -> None:  # noqa: ANN001

@@ -561,6 +561,20 @@ def test_hand_start_of_no_session_keeps_a_player_in_one_hand(tmp_path: Path) -> 
     assert (done.exit_code, done.stdout, done.stderr) == (0, "n2\n", "")
 
 
+def test_three_players_still_in_a_hand_are_named_in_a_list(tmp_path: Path) -> None:
+    """Three names read as a list, ``Bob, Cy and Ann``, not ``Bob and Cy and Ann``."""
+    db = tmp_path / "t.duckdb"
+    game = ("--game", "NT", "--stakes", "1/2", "--button", "Ann", "--seats",
+            "Ann:100,Bob:100,Cy:100")
+    assert run(db, "hand", "start", "--hand", "n1", *game).exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "hand", "start", "--hand", "n2", *game)) == (
+        "error: hand n2: Bob, Cy and Ann are seated in hand n1 of no session, still in play: "
+        "a player's chips are in one hand at a time (RULES.md §1.1): play it out and end it "
+        "first, or void it (`handledger void n1 --reason … --by …`); nothing written")
+    assert rows(db) == before
+
+
 def test_hand_start_follows_the_hand_started_last_not_the_one_corrected_last(
         s_ann_bob: Path, tmp_path: Path) -> None:
     """a1: Ann (small blind) folds, 99 / 101; a2: Bob (small blind) folds, 100 / 100. A

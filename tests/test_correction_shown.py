@@ -48,3 +48,33 @@ def test_a_muck_that_replaces_the_show_goes_in(user) -> None:  # noqa: ANN001
                 "--reason", "Ann mucked", "--by", "floor") == (
         0, "corrected hand h1 (seq 20); change in net: Bob +4, Ann -4; by the rules: Bob +4, "
            "Ann -4\n", "")
+
+
+def test_a_winner_moved_in_a_hand_in_play_is_named(user, db: str) -> None:  # noqa: ANN001
+    """Checked down, not ended: Ann shows 2c3c (king high), Bob mucks AhAd; by the rules Ann
+    takes the 4-chip pot. Bob showing his aces instead gives it to Bob. Nothing is paid
+    until the hand ends (the nets stay -2/-2), so whatif and correct name the pot's winner
+    before and after."""
+    assert user("hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2",
+                "--seats", "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    lines = ["d dh Bob AhAd", "d dh Ann 2c3c", "Ann cc", "Bob cc", "d db KsQsJd", "Bob cc",
+             "Ann cc", "d db 9c", "Bob cc", "Ann cc", "d db 4h", "Bob cc", "Ann cc",
+             "Ann sm 2c3c", "Bob sm"]
+    assert user("table", "h1", input="\n".join(lines) + "\n")[0] == 0
+    moved = ("Main pot 4 by the rules: Ann before, Bob after (the hand is in play: nothing is "
+             "paid until it ends)")
+    code, out, err = user("whatif", "h1", "--replace", "18", "Bob sm AhAd")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[3:] == [
+        "  Bob               -2      -2      +0           -2          -2         +0",
+        "  Ann               -2      -2      +0           -2          -2         +0",
+        f"  {moved}"]
+    assert user("correct", "h1", "--replace", "18", "Bob sm AhAd", "--reason", "x", "--by",
+                "host") == (
+        0, f"corrected hand h1 (seq 19); change in net: none; by the rules: no net moves until "
+        f"the hand ends; {moved}\n", "")
+    # ended with no payout recorded, the rules' award is the net: both columns move
+    assert user("act", "h1", "end")[1].startswith("20 hand_ended; hand complete")
+    assert user("whatif", "h1", "--replace", "18", "Bob sm")[1].splitlines()[3:] == [
+        "  Bob               +2      -2      -4           +2          -2         -4",
+        "  Ann               -2      +2      +4           -2          +2         +4"]

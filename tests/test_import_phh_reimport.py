@@ -45,7 +45,7 @@ def test_the_phh_export_of_a_hand_just_started_leaves_it_in_play(tmp_path: Path)
                  _export(db, "p2", tmp_path / "p2.jsonl", "jsonl")):
         assert one_shot(db, "import", str(path)) == (0, KNOWN, "")
     assert events(db) == before
-    assert _status(db, "p2") == "hand p2: NT, phase forced, status open"
+    assert _status(db, "p2") == "hand p2: NT, phase deal, status open"
     _act(db, "p2", "d dh Ann AsAh")  # `act` goes on with it
 
 

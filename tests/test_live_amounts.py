@@ -68,7 +68,19 @@ STUD = ("--game", "F7S", "--seats", "Ann:100,Bob:100")
     (("--game", "FT", "--stakes", "1/2", "--small-bet", "4", "--big-bet", "2", "--button", "Ann",
       "--seats", "Ann:100,Bob:100"), "error: --big-bet 2 is below --small-bet 4"),
     ((*STUD, "--bring-in", "5", "--small-bet", "2", "--big-bet", "4"), "error: --bring-in 5 is "
-     "more than the small bet 2 (the bring-in is less than a full bet, RULES.md §4.1)"),
+     "not below the small bet 2: the bring-in is less than a full bet, which completing it "
+     "makes (RULES.md §4.1); give a smaller --bring-in"),
+    # equal: the raise after it would be one chip (to 3 at 2/4), neither a bet nor a full raise
+    ((*STUD, "--antes", "1", "--bring-in", "2", "--small-bet", "2", "--big-bet", "4"),
+     "error: --bring-in 2 is not below the small bet 2: the bring-in is less than a full bet, "
+     "which completing it makes (RULES.md §4.1); give a smaller --bring-in"),
+    # the engine would bet by the big blind: a smaller minimum stored would never be used
+    ((*NT, "--min-bet", "1"), "error: --min-bet 1 is below the big blind 2: the minimum bet is "
+     "never below the largest blind or straddle (RULES.md §4.4); leave --min-bet out for 2"),
+    ((*NT[:2], "--stakes", "1/2/4", *NT[4:6], "--seats", "Ann:100,Bob:100,Cy:100",
+      "--min-bet", "3"), "error: --min-bet 3 is below "
+     "the straddle 4: the minimum bet is never below the largest blind or straddle "
+     "(RULES.md §4.4); leave --min-bet out for 4"),
     ((*NT[:2], "--stakes", "1/-2", *NT[4:]), "error: --stakes '1/-2': blinds are positive and "
      "go up in seat order (small blind, big blind, straddles), like 1/2 or 1/2/4"),
 ])
@@ -83,10 +95,11 @@ def test_an_impossible_amount_is_one_line_and_nothing_written(user, db: str,  # 
 
 def test_the_amounts_a_game_has_are_recorded(run, db: str) -> None:  # noqa: ANN001
     """The limits are not too tight: an ante with no blinds and a minimum bet, a stud
-    bring-in equal to the small bet, a fixed-limit flop game with blinds and bet sizes."""
+    bring-in one chip below the small bet, a fixed-limit flop game with blinds and bet
+    sizes."""
     for hand, args in (("a", ("--game", "NT", "--antes", "1", "--min-bet", "2", "--button",
                               "Ann", "--seats", "Ann:100,Bob:100")),
-                       ("b", (*STUD, "--antes", "1", "--bring-in", "2", "--small-bet", "2",
+                       ("b", (*STUD, "--antes", "1", "--bring-in", "1", "--small-bet", "2",
                               "--big-bet", "4")),
                        ("c", ("--game", "FO/8", "--stakes", "1/2", "--small-bet", "2",
                               "--big-bet", "4", "--button", "Ann", "--seats",
@@ -99,5 +112,5 @@ def test_the_amounts_a_game_has_are_recorded(run, db: str) -> None:  # noqa: ANN
         started = {r.stream: r.event for r in ledger.stored() if r.event.type == "hand_started"}
     assert started["a"].stakes.antes == [1, 1] and started["a"].stakes.min_bet == 2
     assert (started["b"].stakes.bring_in, started["b"].stakes.small_bet,
-            started["b"].stakes.big_bet) == (2, 2, 4)
+            started["b"].stakes.big_bet) == (1, 2, 4)
     assert started["c"].stakes.blinds_or_straddles == [1, 2]

@@ -217,9 +217,14 @@ def test_a_declaration_out_of_turn_names_who_declares_next(user, declaring: str 
 def test_min_bet_help_says_what_a_straddle_does_to_the_minimum_bet(user, db: str  # noqa: ANN001
                                                                    ) -> None:
     """RULES.md §4.4: the straddle sets a new minimum bring-in; the engine keeps it on every
-    street (a bet after the flop at 1/2/4 is at least 4), and --min-bet never lowers it."""
-    for hand, more, least in (("t1", (), 4), ("t2", ("--min-bet", "2"), 4),
-                              ("t3", ("--min-bet", "10"), 10)):
+    street (a bet after the flop at 1/2/4 is at least 4), and a --min-bet below it is refused,
+    nothing written (it was stored and never used)."""
+    assert user("hand", "start", "--hand", "t2", "--stakes", "1/2/4", "--min-bet", "2",
+                "--game", "NT", "--seats", "Ann:100,Bob:100,Cy:100,Dee:100", "--button",
+                "Dee") == (2, "", "error: --min-bet 2 is below the straddle 4: the minimum bet "
+                           "is never below the largest blind or straddle (RULES.md §4.4); "
+                           "leave --min-bet out for 4\n")
+    for hand, more, least in (("t1", (), 4), ("t3", ("--min-bet", "10"), 10)):
         assert user("hand", "start", "--hand", hand, "--stakes", "1/2/4", *more, "--game",
                     "NT", "--seats", "Ann:100,Bob:100,Cy:100,Dee:100", "--button", "Dee"
                     )[0] == 0

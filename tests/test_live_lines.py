@@ -30,7 +30,7 @@ def test_a_triple_draw_names_the_deals_the_discards_and_the_replacements(user,  
                 "--button", "Ann")[0] == 0
     # heads-up, Ann on the button: Bob (p1) is dealt first, Ann acts first before the draw
     assert user("state", "d1")[1].splitlines()[1] == (
-        "phase forced, next: d dh Bob CARDS (5 cards, ?? for each unseen card); then Ann")
+        "phase deal, next: d dh Bob CARDS (5 cards, ?? for each unseen card); then Ann")
     assert _acts(user, "d1", ["d dh Bob ??????????", "d dh Ann ??????????", "Ann cc",
                               "Bob cc", "Bob sd", "Ann sd ????", "d dh Ann ????"]) == [
         "phase deal, next: d dh Ann CARDS (5 cards, ?? for each unseen card)",
@@ -171,6 +171,68 @@ def test_run_it_twice_names_the_run_each_board_card_goes_to(user, db: str) -> No
         "phase deal, next: d db CARDS (1 card, run 2)"]
 
 
+def test_after_the_blinds_the_phase_is_named_the_deal(user, db: str) -> None:  # noqa: ANN001
+    """The blinds are posted at ``hand start``: `state` and a bet typed before the cards name
+    the phase the deal, what the hand waits for, never the engine's ``forced``."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "f1", "--game", "NT", "--stakes", "1/2",
+                "--seats", "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    assert user("state", "f1")[1].splitlines()[:2] == [
+        "hand f1: NT, phase deal, status open",
+        "phase deal, next: d dh Bob CARDS (2 cards, ?? for each unseen card); then Ann"]
+    assert user("act", "f1", "Ann cc") == (
+        2, "", "error: hand f1, action 'Ann cc': no betting now (deal phase); now: phase deal, "
+        "next: d dh Bob CARDS (2 cards, ?? for each unseen card); then Ann\n")
+    assert user("act", "f1", "end")[2] == (
+        "error: hand f1, action 'end': the hand cannot end during the deal phase; now: phase "
+        "deal, next: d dh Bob CARDS (2 cards, ?? for each unseen card); then Ann\n")
+
+
+def test_run_it_twice_after_everyone_but_one_folded_is_refused(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §4.5: the board is run more than once only with a player all-in and two or
+    more players in the pot. Cy alone is left: ``d rc 2`` is refused in one line, nothing
+    written, and the hand is paid and ended as before (the blinds 1 + 2 are Cy's 3)."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:100,Bob:100,Cy:100", "--button", "Ann")[0] == 0
+    _acts(user, "h1", ["d dh Bob ????", "d dh Cy ????", "d dh Ann ????", "Ann f", "Bob f"])
+    assert user("act", "h1", "d rc 2") == (
+        2, "", "error: hand h1, action 'd rc 2': the board is run more than once only with "
+        "two or more players in the pot (RULES.md §4.5), and Cy alone is left: the pot is his; "
+        "now: phase showdown, next: pay PLAYER AMOUNT, end\n")
+    assert _acts(user, "h1", ["pay Cy 3", "end"]) == [
+        "phase showdown, next: pay PLAYER AMOUNT or end", "hand complete"]
+    assert user("state", "h1")[1].splitlines()[-1] == (
+        "stacks after the hand: Bob 99 (folded), Cy 101, Ann 100 (folded)")
+
+
+def test_run_it_twice_with_nobody_all_in_is_refused(user, db: str) -> None:  # noqa: ANN001
+    """Nobody all-in: the betting goes on street by street, nothing to run twice."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "r2", "--game", "NT", "--stakes", "1/2",
+                "--seats", "A:100,B:100", "--button", "A")[0] == 0
+    _acts(user, "r2", ["d dh B KsKd", "d dh A AsAd", "A cc", "B cc", "d db JhTc2s", "B cc",
+                       "A cc"])
+    assert user("act", "r2", "d rc 2") == (
+        2, "", "error: hand r2, action 'd rc 2': the board can be run more than once only when "
+        "betting is over with a player all-in (RULES.md §4.5); now: phase deal, next: d db CARDS "
+        "(1 card)\n")
+
+
+def test_the_number_of_runs_is_agreed_once(user, db: str) -> None:  # noqa: ANN001
+    """After ``d rc 1`` (run once, agreed), a second ``d rc`` is refused: the board keeps
+    one run."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "r3", "--game", "NT", "--stakes", "1/2",
+                "--seats", "A:100,B:100", "--button", "A")[0] == 0
+    _acts(user, "r3", ["d dh B KsKd", "d dh A AsAd", "A cbr 100", "B cc", "d rc 1"])
+    assert user("act", "r3", "d rc 2") == (
+        2, "", "error: hand r3, action 'd rc 2': the number of runs is already agreed; now: "
+        "phase deal, next: d db CARDS (3 cards)\n")
+    assert _acts(user, "r3", ["d db JhTc2s", "d db 3c", "d db 4d"])[-1] == (
+        "phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER AMOUNT, end")
+
+
 def test_a_hand_won_by_a_fold_waits_for_the_payout_not_a_show(user, db: str) -> None:  # noqa: ANN001
     Ledger(db).close()
     assert user("hand", "start", "--hand", "w1", "--game", "NT", "--stakes", "1/2",
@@ -256,7 +318,7 @@ def test_a_refused_first_deal_says_what_state_says(user, db: str) -> None:  # no
     Ledger(db).close()
     assert user("hand", "start", "--hand", "z1", "--game", "NT", "--stakes", "1/2", "--seats",
                 "Zoë:100,Bob:100,Cy:100", "--button", "Cy")[0] == 0
-    now = "phase forced, next: d dh Zoë CARDS (2 cards, ?? for each unseen card); then Bob, Cy"
+    now = "phase deal, next: d dh Zoë CARDS (2 cards, ?? for each unseen card); then Bob, Cy"
     assert user("state", "z1")[1].splitlines()[1] == now
     for action in ("d dh Zoë AsAs", "d dh Zoë AsKsQs"):
         said = user("act", "z1", action)

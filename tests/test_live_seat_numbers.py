@@ -49,7 +49,7 @@ def test_cards_typed_apart_are_pointed_at_the_notation(user, db: str) -> None:  
     Ledger(db).close()
     assert user("hand", "start", "--hand", "o1", "--game", "PO", "--stakes", "1/2",
                 "--seats", "Bob:100,Q:100", "--button", "Bob")[0] == 0
-    now = "now: phase forced, next: d dh Q CARDS (4 cards, ?? for each unseen card); then Bob"
+    now = "now: phase deal, next: d dh Q CARDS (4 cards, ?? for each unseen card); then Bob"
     assert user("act", "o1", "d dh Bob Kd Ks 8c 8h") == (
         2, "", "error: hand o1, action 'd dh Bob Kd Ks 8c 8h': 'd dh Bob Kd Ks 8c 8h' is not a "
         f"dealer action: cards are written without spaces, d dh Bob KdKs8c8h; {now}\n")

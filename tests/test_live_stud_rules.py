@@ -91,7 +91,12 @@ def test_the_open_pair_big_bet_is_for_high_stud_only(user, db: str) -> None:  # 
     the big bet (10); hi-lo may not, and a declare hand is high-low (§3) though F7S alone is
     a high game."""
     Ledger(db).close()
-    assert _fourth_street(user, "high", "F7S") == "Ann to act: check, bet to 5..10"
+    assert _fourth_street(user, "high", "F7S") == "Ann to act: check, bet 5 or 10"
+    assert user("act", "high", "Ann cbr 7") == (  # nothing between the two bets
+        2, "", "error: hand high, action 'Ann cbr 7': fixed limit: the bet is to 5 or 10, not 7; "
+        "now: Ann to act: check, bet 5 or 10\n")
+    code, out, _ = user("show", "high", "--at", "12")  # `show` at that step says the same
+    assert code == 0 and "    at 12: Ann to act, check, bet 5 or 10" in out.splitlines()
     _void(user, "high")  # a player's chips are in one hand at a time (RULES.md §1.1)
     assert _fourth_street(user, "hilo", "F7S/8") == "Ann to act: check, bet to 5..5"
     _void(user, "hilo")
@@ -182,7 +187,7 @@ def test_a_first_action_on_fourth_street_beside_an_unseen_upcard(user, db: str) 
 def test_two_unseen_upcards_are_no_open_pair(user, db: str) -> None:  # noqa: ANN001
     """RULES.md §4.1 gives the big bet on fourth street to an open pair showing; it says
     nothing of an unseen upcard, so Ann's ``??`` ``??`` pair nothing: no 10 beside the 5
-    (it was `bet to 5..10`). Cy's 2c, the lowest card there is, brings it in; Ann calls, Bob
+    (it was `bet 5 or 10`). Cy's 2c, the lowest card there is, brings it in; Ann calls, Bob
     folds. On fourth street Ann's board may be the best (her unseen cards any two) and so may
     Cy's 2c 8c: either acts first. A known pair still opens the big bet (the test above)."""
     Ledger(db).close()

@@ -314,6 +314,19 @@ def test_stud_with_blinds_is_rejected() -> None:
     assert error.line == 6 and "bring_in, not blinds" in error.message
 
 
+def test_a_stud_bring_in_not_below_the_small_bet_is_rejected() -> None:
+    """RULES.md §4.1: the bring-in is less than a full bet. Equal to the small bet, the next
+    raise would go up by one chip (to 3 at 2/4): the file is refused on its bring_in line,
+    never replayed so."""
+    text = ("variant = 'F7S'\nantes = [1, 1, 1]\nbring_in = 2\nsmall_bet = 2\nbig_bet = 4\n"
+            "starting_stacks = [100, 100, 100]\nactions = ['d dh p1 8h9h2c', 'd dh p2 8d9dKd', "
+            "'d dh p3 8s9sKs', 'p1 pb', 'p2 cbr 4', 'p3 f', 'p1 f']\n")
+    error = error_of(text)
+    assert (error.line, error.message) == (
+        3, "bring_in 2 is not below small_bet 2: the bring-in is less than a full bet, which "
+        "completing it makes (RULES.md §4.1)")
+
+
 def test_phhs_keeps_good_hands_around_bad_ones() -> None:
     broken_toml = BASE.replace("min_bet = 2", "min_bet = = 2")
     bad_variant = BASE.replace("'NT'", "'XT'")

@@ -172,6 +172,19 @@ def test_triple_draw() -> None:
     assert site_paid(hand)[0] == {"Alice": 100}
 
 
+def test_a_stud_bring_in_of_the_small_bet_is_refused() -> None:
+    """RULES.md §4.1: the bring-in is less than a full bet; a history whose bring-in is the
+    small bet ($0.04 at $0.04/$0.08) is refused on that line, never replayed with a raise of
+    one chip after it."""
+    text = STUD_HILO.replace("Hero: brings in for $0.02\nAnn: calls $0.02",
+                             "Hero: brings in for $0.04\nAnn: calls $0.04")
+    parsed = read_pokerstars_text(text, file="written.txt")
+    assert parsed.hands == [] and [str(e) for e in parsed.errors] == [
+        "written.txt:13, hand PokerStars-40000000003, action 'Hero: brings in for $0.04': the "
+        "bring-in 0.04 is not below the small bet 0.04: the bring-in is less than a full bet, "
+        "which completing it makes (RULES.md §4.1)"]
+
+
 def test_stud_hi_lo_split_pot() -> None:
     """Stud hi-lo, ante 1, bring-in 2 (Hero's 6c is the lowest up card), bets 4/8. Pot 3 + 2 + 2
     + 4 + 4 + 8 + 16 + 8 + 8 + 8 = 63: Ann's kings and queens take the high half, 32 (the odd

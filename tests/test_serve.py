@@ -190,13 +190,13 @@ def test_ctrl_c_of_the_client_aborts_the_served_command(server: Server, tmp_path
     assert client.stdin is not None and client.stdout is not None
     client.stdin.write("state\n")
     client.stdin.flush()
-    assert client.stdout.readline() == "hand h3: NT, phase forced, status open\n"  # it runs
+    assert client.stdout.readline() == "hand h3: NT, phase deal, status open\n"  # it runs
     client.send_signal(signal.SIGINT)
     assert client.wait(timeout=60) == 130  # its input still open: the interrupt ended it
     client.stdin.close()
     assert client.stderr is not None and client.stderr.read().split() == ["Aborted"]
     code, out, _ = server.run("--db", db, "state", "h3")
-    assert code == 0 and "phase forced" in out
+    assert code == 0 and "phase deal" in out
     assert "table: exit 130" in server.stop()
 
 
@@ -279,7 +279,7 @@ def test_a_served_command_killed_by_a_signal_kills_its_client_alike(
     process would."""
     db = str(tmp_path / "k.duckdb")
     client, line = server.table(db, "h4", "state")
-    assert line == "hand h4: NT, phase forced, status open\n"
+    assert line == "hand h4: NT, phase deal, status open\n"
     assert client.stdin is not None and client.stdout is not None
     client.send_signal(signum)
     assert client.wait(timeout=60) == -signum

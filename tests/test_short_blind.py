@@ -119,7 +119,7 @@ def test_heads_up_the_small_blind_already_covers_the_short_big_blind(user) -> No
     as a bet beside the pots): 8 + 1 returned + 495 + 0 = the 504 chips at the table."""
     _start(user, "--game", "NT", "--stakes", "5/10", seats="A:500,B:4", button="A")
     assert _table(user, ["state"])[1:] == [
-        "phase forced, next: d dh B CARDS (2 cards, ?? for each unseen card); then A",
+        "phase deal, next: d dh B CARDS (2 cards, ?? for each unseen card); then A",
         "pot 0: 8 (B, A)",
         "returned: A 1",
         "stacks: B 0, A 495",

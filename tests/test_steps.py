@@ -148,6 +148,8 @@ def test_street_names_of_stud_and_draw() -> None:
     bring_in = stud.steps[6]  # seq 7: the cards are out, the low card must bring in
     assert bring_in.street_name == "second street"
     assert bring_in.legal.player == "Dee" and bring_in.legal.bring_in == 1
+    # fixed limit: the page offers a range of two bets as "5 or 10", nothing between
+    assert bring_in.to_json()["legal"]["fixed"] is True
     assert {s.street_name for s in stud.steps} >= {"third street", "fourth street",
                                                     "fifth street"}
     draw = hand_steps(_events(DATA / "hands" / "five-card-draw.phh"))

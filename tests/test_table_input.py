@@ -14,7 +14,7 @@ import pytest
 
 from ledger.formats.files import MAX_LINE_BYTES, StreamLines
 from ledger.model.errors import MalformedInput
-from tests.live_words import DEALT_ANN, DEALT_BOB, NEXT_ANN, NEXT_BOB
+from tests.live_words import DEALT_ANN, DEALT_BOB, NEXT_ANN, NEXT_BOB, NEXT_CY
 from tests.test_live_table import (  # noqa: F401
     events,
     one_shot,
@@ -167,5 +167,18 @@ def test_an_error_quotes_a_long_line_cut_short(started: Path, line: str) -> None
     assert done.stdout == DEALT_ANN
     reason = LONG_LINES[line].format(_cut(line), _cut(line.split()[0]))
     assert done.stderr == (f"error: line 1, hand h1, action {_cut(line)}: {reason}; now: phase "
-                           f"forced, {NEXT_ANN}\n")
+                           f"deal, {NEXT_ANN}\n")
     assert len(done.stderr) < 760
+
+
+def test_a_comment_line_is_skipped_as_a_trailing_comment_is(started: Path) -> None:  # noqa: F811
+    """A whole line ``# …`` was read as an action of a player ``#`` ("unknown player '#'"),
+    while ``d dh Bob QhQd # note`` dropped its note: both are comments now, nothing written
+    for the first, the line numbers of a later refusal still counting it."""
+    done = table(started, "h1", b"# the first hand\nd dh Ann AsKs\n   #no space\n"
+                                b"d dh Bob QhQd # a note\nZed cc\n")
+    assert (done.returncode, done.stdout) == (2, DEALT_ANN + DEALT_BOB)
+    assert done.stderr == ("error: line 5, hand h1, action 'Zed cc': unknown player 'Zed'; "
+                           f"now: phase deal, {NEXT_CY}\n")
+    assert [(e[4], e[5]) for e in events(started)[3:]] == [(4, "cards_dealt"),
+                                                          (5, "cards_dealt")]

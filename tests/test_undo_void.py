@@ -269,3 +269,19 @@ def test_no_undo_of_a_void_while_a_later_hand_of_its_players_is_in_play(
                    "--by", "host").exit_code == 0
     assert run("undo", "h1", "--by", "host").output.startswith(
         "undid the void at seq 5 (by host: misdeal) in hand h1 (seq 6)")
+
+
+def test_a_voided_hand_replays_with_one_note(user) -> None:  # noqa: ANN001
+    """A void is recorded as a correction of the hand: `replay --hand` said both "voided:
+    every contribution returned" and "corrected"; the void's note alone says it, in
+    `--json` too. The blinds come back: net 0 for both."""
+    assert user("hand", "start", "--hand", "d1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    assert user("void", "d1", "--reason", "misdeal", "--by", "host")[0] == 0
+    code, out, err = user("replay", "--hand", "d1")
+    assert (code, err) == (0, "")
+    assert [line.strip() for line in out.splitlines() if "note:" in line] == [
+        "note: voided: every contribution returned"]
+    hand = json.loads(user("replay", "--hand", "d1", "--json")[1])
+    assert (hand["status"], hand["notes"], hand["net"]) == (
+        "voided", ["voided: every contribution returned"], {"Bob": 0, "Ann": 0})

@@ -96,7 +96,10 @@
     } else {
       text += "check";
     }
-    if (l.min_to !== null) {
+    if (l.min_to !== null && l.fixed && l.max_to !== l.min_to) {
+      // fixed limit: the open pair's small or big bet, nothing between (RULES.md §4.1)
+      text += ", " + l.verb + " " + chips(l.min_to) + " or " + chips(l.max_to);
+    } else if (l.min_to !== null) {
       text += ", " + (l.bring_in ? "or complete" : l.verb) + " to " + chips(l.min_to) +
         (l.max_to !== l.min_to ? " up to " + chips(l.max_to) : "");
     } else if (l.reason) {

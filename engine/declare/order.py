@@ -36,7 +36,7 @@ def declare(state: HandData, e: ev.Declaration) -> bool:
     if e.player in state.declarations:
         raise state.fail(f"{e.player} has already declared")
     if state.phase != "declare":
-        raise state.fail(f"no declaring in the {state.phase} phase: it follows the betting")
+        raise state.fail(f"no declaring in the {state.phase_said} phase: it follows the betting")
     if e.player not in state.stacks:
         raise state.fail(f"{e.player!r} is not seated")
     if e.player not in state.live():

@@ -188,7 +188,8 @@ def check_seat_name(name: str) -> str:
             ``returned``, ``rake``, ``end``, ``state``, ``quit``; ``p1``, ``p2`` … which name seats;
             one that reads as the house, :func:`reads_as_the_house`: ``Rake``, ``house``;
             one holding whitespace, where an action splits; one starting with ``{``, a JSON
-            event; one holding ``,`` or ``:``, which ``--seats`` reads), saying why.
+            event; one starting with ``#``, a comment; one holding ``,`` or ``:``, which
+            ``--seats`` reads), saying why.
     """
     check_new_name(name)
     why = NOTATION_WORDS.get(name)
@@ -200,6 +201,10 @@ def check_seat_name(name: str) -> str:
         why = "an action splits at whitespace, so only its first word would be read"
     if why is None and name.startswith("{"):
         why = "an action starting with '{' is read as a JSON event"
+    if why is None and name.startswith("#"):
+        why = ("' #' starts a comment in an action ('Bob cc # slow') and `handledger table` "
+               "skips a line starting with '#', so 'd dh NAME CARDS' and 'NAME cc' would lose "
+               "the name")
     if why is None and ("," in name or ":" in name):
         why = ("`hand start --seats` separates players with ',' and a name from its stack with "
                "':' ('Ann:200,Bob:150'), so such a name could never be seated")

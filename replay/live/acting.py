@@ -62,16 +62,16 @@ def _live_rules(state: HandState, event: Any, events: Sequence[Any] = ()) -> Non
                             "(`handledger correct`)")
     if event.type == "recorded_payout" and state.phase != "showdown":
         raise IllegalAction(f"a payout comes at the showdown, after the betting "
-                            f"(phase {state.phase} now)")
+                            f"(phase {state.phase_said} now)")
     if event.type == "recorded_rake" and state.phase != "showdown":
         raise IllegalAction(f"the rake is taken from the pot at the showdown, after the "
-                            f"betting (phase {state.phase} now)")
+                            f"betting (phase {state.phase_said} now)")
     if event.type == "reveal" and state.phase == "draw":
         raise IllegalAction("cards are shown after the draw: its discards change the hand")
     if event.type == "reveal" and state.phase == "declare":
         raise IllegalAction(_before_declared(state))
     if event.type == "reveal" and not _betting_over(state):
-        raise IllegalAction(f"cards are shown once the betting is over (phase {state.phase} "
+        raise IllegalAction(f"cards are shown once the betting is over (phase {state.phase_said} "
                             "now)")
     if event.type in ("reveal", "muck") and event.player in state.cards.shown:
         shown_stays(state, event, effective_events(events)[0] if events else ())

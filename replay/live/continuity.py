@@ -130,6 +130,7 @@ def not_in_play(ledger: Any, session: str | None, started: Any, names: Mapping[s
     Raises:
         LedgerError: naming the players, the hand and the command that ends it.
     """
+    from engine.awards import and_list
     from replay.live.acting import can_end
     from replay.sessions.state import alias_group
 
@@ -138,9 +139,10 @@ def not_in_play(ledger: Any, session: str | None, started: Any, names: Mapping[s
     if not playing:
         return
     other, players = playing[0]
-    who = " and ".join(map(shown, players))
+    who = and_list([shown(p) for p in players])
     verb = "are" if len(players) > 1 else "is"
-    more = "".join(f"; {' and '.join(map(shown, there))} in hand {h}" for h, there in playing[1:])
+    more = "".join(f"; {and_list([shown(p) for p in there])} in hand {h}"
+                   for h, there in playing[1:])
     void = f"`handledger void {other} --reason … --by …`"
     ending = can_end(ledger, other)
     if ending == "now":

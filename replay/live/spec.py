@@ -176,8 +176,8 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
 
     Raises:
         MalformedInput: bad seats, stakes or options (``no_eligible_winner=carry_over`` in a
-            hand of no session: no next hand takes the pot); IllegalAction: stakes the game
-            rejects.
+            hand of no session: no next hand takes the pot; a ``--min-bet`` below the largest
+            blind or straddle); IllegalAction: stakes the game rejects.
     """
     from engine.games import game
     from ledger.formats.phh.base import forced_bets
@@ -207,10 +207,7 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
         b = names.index(button)
         pairs = pairs[b + 1 :] + pairs[: b + 1]
     blinds = _blinds(spec.stakes, g.stud, len(pairs), g.code)
-    min_bet = spec.min_bet
-    if min_bet is None:
-        positive = [b for b in blinds if b > 0]
-        min_bet = positive[min(1, len(positive) - 1)] if positive else 0
+    min_bet = _min_bet(spec.min_bet, blinds)
     _check_structure(g, spec, min_bet, blinds)
     # the game's own odd-chip order (RULES.md §2.2, §5): stud has no button, so by suit
     split = ev.SplitOptions(odd_chip_tie_order=g.tie_order)
@@ -242,6 +239,26 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     return started, forced
 
 
+def _min_bet(given: int | None, blinds: list[int]) -> int:
+    """The minimum bet of a big-bet hand: ``given`` (``--min-bet``), else the big blind, the
+    second of ``blinds`` (0 with none; the engine bets by a straddle above it, RULES.md §4.4).
+
+    Raises:
+        MalformedInput: ``given`` below the largest blind or straddle (RULES.md §4.4), which
+            the engine would bet by in its place.
+    """
+    largest = max(blinds, default=0)
+    if given is None:
+        positive = [b for b in blinds if b > 0]
+        return positive[min(1, len(positive) - 1)] if positive else 0
+    if given < largest:
+        what = "big blind" if len([b for b in blinds if b]) == 2 else "straddle"
+        raise MalformedInput(f"--min-bet {given} is below the {what} {largest}: the minimum "
+                             "bet is never below the largest blind or straddle (RULES.md "
+                             f"§4.4); leave --min-bet out for {largest}")
+    return given
+
+
 def _carry_needs_session(options: ev.RuleOptions, session: str | None) -> None:
     """Refuse ``no_eligible_winner=carry_over`` in a hand of no session: the pot nobody is
     left to win goes into the session's next hand (RULES.md §3.8, §7.1), and it has none.
@@ -262,8 +279,8 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) ->
     structure it does not use (they would be silently ignored), a flop or draw game with
     neither ``blinds`` nor an ante (no forced bet: it posts blinds, RULES.md §4.2, or antes
     alone, §4.3), a big-bet game without a minimum bet, a fixed-limit game without both bet
-    sizes, a stud game without a bring-in, a big bet below the small bet, a bring-in above
-    the small bet (it is less than a full bet, RULES.md §4.1).
+    sizes, a stud game without a bring-in, a big bet below the small bet, a bring-in not below
+    the small bet (it is less than a full bet, which completing it makes: RULES.md §4.1).
 
     Raises:
         MalformedInput: naming the option and the amount.
@@ -298,10 +315,10 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) ->
         card = "highest" if g.low_bring_in else "lowest"
         raise MalformedInput(f"{g.code} is stud: give --bring-in N (on third street the {card} "
                              "upcard brings it in with a forced bet, RULES.md §4.1)")
-    if g.stud and fixed and spec.small_bet and spec.bring_in > spec.small_bet:
-        raise MalformedInput(f"--bring-in {spec.bring_in} is more than the small bet "
-                             f"{spec.small_bet} (the bring-in is less than a full bet, RULES.md "
-                             "§4.1)")
+    if g.stud and fixed and spec.small_bet and spec.bring_in >= spec.small_bet:
+        raise MalformedInput(f"--bring-in {spec.bring_in} is not below the small bet "
+                             f"{spec.small_bet}: the bring-in is less than a full bet, which "
+                             "completing it makes (RULES.md §4.1); give a smaller --bring-in")
 
 
 def _antes(spec: LiveHand, stud: bool, blinds: list[int], players: int) -> list[int]:

@@ -13,12 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.model.batch import Batch
-from ledger.model.errors import LedgerError
+from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import (
     check_hand_id,
     check_not_look_alike,
     folded,
     likely_meant,
+    look_alikes,
     spelled,
 )
 from replay import carry
@@ -150,7 +151,9 @@ def _labeller(ledger: Any) -> Callable[[str], str]:
 def _check_new_seats(ledger: Any, players: list[str]) -> None:
     """Refuse a seat of a hand of no session (no books to check it against) for a player new
     to the ledger whose name prints like one it holds, or differs from it only in case
-    (:func:`ledger.model.names.check_not_look_alike`): he would be a second player.
+    (:func:`ledger.model.names.check_not_look_alike`): he would be a second player; so too
+    two seats of the hand named so (:func:`_seated_alike`). A session's hand seats its
+    books' players, which ``buyin`` keeps apart.
 
     Raises:
         MalformedInput: the first such player, both names spelled out.
@@ -161,6 +164,26 @@ def _check_new_seats(ledger: Any, players: list[str]) -> None:
     for player in players:
         if player not in known:
             check_not_look_alike(player, known, "player", "a player of the ledger")
+    for k, player in enumerate(players):
+        _seated_alike(player, players[:k])
+
+
+def _seated_alike(name: str, seated: list[str]) -> None:
+    """Refuse ``name`` beside a player of ``seated`` whose name differs from it only in case
+    or in how its letters are encoded (:func:`ledger.model.names.look_alikes`), as ``buyin``
+    refuses one: the two would print alike.
+
+    Raises:
+        MalformedInput: ``--seats: 'ann' and 'Ann' are both seated: …``.
+    """
+    same = look_alikes(name, seated)
+    if same:
+        case = same[0].casefold() == name.casefold()
+        show = repr if case else spelled
+        raise MalformedInput(
+            f"--seats: {show(name)} and {show(same[0])} are both seated: two players whose "
+            f"names differ only in case{'' if case else ' or in how their letters are encoded'}"
+            " would print alike; give each player a name of his own")
 
 
 def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],

@@ -13,7 +13,7 @@ from engine.state import HandState
 from ledger.model.errors import no_hand
 from replay.first_to_act import who_acts
 from replay.fold import fold_stream
-from replay.typed import as_typed
+from replay.typed import as_typed, bet_range
 
 
 def current(ledger: Any, hand: str) -> tuple[HandState, int]:
@@ -134,7 +134,7 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     elif unsure:
         text = f"{unsure}: {text.split(': ', 1)[1]}"
     if lim.min_to is not None:
-        text += f", {verb} to {a(lim.min_to)}..{a(lim.max_to)}"
+        text += f", {bet_range(verb, a(lim.min_to), a(lim.max_to), state.fixed)}"
     elif lim.reason:
         text += f" (no raise: {lim.reason})"
     return text

@@ -73,6 +73,10 @@ def build_hand(raw: RawHand) -> PhhHand:
     )
     if the_game.stud and any(stakes.blinds_or_straddles):
         raise raw.error("stud games post a bring_in, not blinds", "blinds_or_straddles")
+    if the_game.stud and stakes.small_bet and stakes.bring_in >= stakes.small_bet:
+        raise raw.error(f"bring_in {stakes.bring_in} is not below small_bet {stakes.small_bet}: "
+                        "the bring-in is less than a full bet, which completing it makes "
+                        "(RULES.md §4.1)", "bring_in")
     names = [seat.player for seat in seats]
     currency = table.get("currency", table.get("currency_symbol"))
     if currency is not None and not isinstance(currency, str):

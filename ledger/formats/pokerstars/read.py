@@ -46,7 +46,7 @@ from pydantic import ValidationError
 
 from engine.games import Game, UnknownGame, game
 from ledger.formats.files import file_name, line_error, long_line, read_capped
-from ledger.formats.phh.base import PhhFile, PhhHand
+from ledger.formats.phh.base import PhhFile, PhhHand, format_amount
 from ledger.formats.pokerstars.build import Builder
 from ledger.formats.pokerstars.header import Header, parse_header
 from ledger.formats.pokerstars.lines import Rec, classify
@@ -192,6 +192,14 @@ def read_hand(hand: HandText, index: int, *, file: str, encoding: str = "utf-8")
     builder.forced(forced)
     builder.run_from(deal)
     bring_in = builder.bring_in or header.lo // 2
+    fixed = the_game.betting == "fixed_limit"
+    if the_game.stud and fixed and builder.bring_in and bring_in >= header.lo:
+        first = next(r for r in recs if r.kind == "bring_in")  # the header's half is below
+        raise MalformedInput(
+            f"the bring-in {format_amount(bring_in, header.decimals)} is not below the small "
+            f"bet {format_amount(header.lo, header.decimals)}: the bring-in is less than a "
+            "full bet, which completing it makes (RULES.md §4.1)",
+            line=first.line, action=line_text(first.line))
     started = HandStarted(
         hand=hand_id(header.number),
         game=the_game.code,
