@@ -411,7 +411,7 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
     to_act, unsure = who_acts(state)  # as `state` names him (RULES.md §4.1)
     return Step(
         seq=seq, type=event.type, action=action, words=words, phase=state.phase,
-        street=state.street, street_name=street_name(state.game, state.street),
+        street=state.street, street_name=shown_street_name(state),
         status=state.status, boards=tuple(tuple(b) for b in cards.boards), seats=seats,
         pot_total=state.pot_total() - sum(paid.values()) - sum(by_rules.values()),
         current_bet=state.rnd.current if betting else None,
@@ -449,6 +449,30 @@ def _legal(state: HandState, player: str) -> Legal:
 
 
 _ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
+
+
+def shown_street_name(state: HandState) -> str:
+    """The heading of a step (:func:`street_name` of :func:`street_out`): during a draw (the
+    discards and the replacements), ``the draw`` (``draw 2`` of a game of several), not the
+    street after it."""
+    if state.phase == "draw" and state.game.is_draw:
+        streets = state.game.streets
+        total = sum(s.draw for s in streets)
+        n = sum(s.draw for s in streets[: state.street + 1])
+        return "the draw" if total == 1 else f"draw {n}"
+    return street_name(state.game, street_out(state))
+
+
+def street_out(state: HandState) -> int:
+    """The street whose cards are out (0-based): the engine moves to the next street as a
+    betting round closes, before any of its cards is dealt; until one is (no hole card of it,
+    no board card beyond the last street's), the street is still the one just played (after
+    the flop's betting, before the turn card: the flop)."""
+    street, cards = state.street, state.cards
+    if state.phase != "deal" or street == 0 or cards.street_hole:
+        return street
+    before = state.game.board_by_street[street - 1]
+    return street - 1 if all(len(b) <= before for b in cards.boards) else street
 
 
 def street_name(game: Game, street: int) -> str:

@@ -156,6 +156,27 @@ def test_street_names_of_stud_and_draw() -> None:
     assert draw.steps[11].words == "Cy stands pat" and draw.steps[10].words == "Bob discards 2"
 
 
+def test_the_street_named_is_the_one_whose_cards_are_out() -> None:
+    """After the flop's betting closes (step 13, "Cy calls 50"), the page's heading said
+    "turn" with only the flop on the board: the engine moves on before the turn is dealt.
+    Stud after a street's betting, and a draw while it is drawn, alike."""
+    dispute = hand_steps(_events(WRONG_PUSH))
+    assert [(s.seq, s.street_name, len(s.boards[0])) for s in dispute.steps[8:17]] == [
+        (9, "preflop", 0), (10, "preflop", 0), (11, "flop", 3), (12, "flop", 3),
+        (13, "flop", 3), (14, "turn", 4), (15, "turn", 4), (16, "turn", 4), (17, "river", 5)]
+    assert dispute.steps[0].street_name == ""  # the blinds: the page says its phase
+    stud = hand_steps(_events(DATA / "hands" / "five-card-stud.phh"))
+    assert [(s.seq, s.action, s.street_name) for s in stud.steps[9:12]] == [
+        (10, "p3 cc", "second street"), (11, "p1 cc", "second street"),
+        (12, "d dh p1 9d", "third street")]
+    draw = hand_steps(_events(DATA / "hands" / "five-card-draw.phh"))
+    assert [(s.seq, s.action, s.street_name) for s in draw.steps[8:15]] == [
+        (9, "p2 cc", "before the draw"), (10, "p3 cc", "the draw"),
+        (11, "p1 sd 7s2d", "the draw"), (12, "p2 sd", "the draw"),
+        (13, "p3 sd 3c", "the draw"), (14, "d dh p1 Jh5s", "the draw"),
+        (15, "d dh p3 2h", "after the draw")]
+
+
 def test_show_at_past_the_hands_last_event_is_refused_in_one_line(run) -> None:  # noqa: ANN001
     """``show --at`` past the last seq of the hand stream printed the whole hand, exit 0: now
     one line and exit 2. The stream's seqs count a correction's own (seq 25 here)."""
