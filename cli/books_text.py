@@ -178,8 +178,10 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
     chips`` when every session settled counts plain chips, ``books.plain``), ``… in session
     fri`` when the whole ledger is settled and it holds the books of more than one session
     (``books.books_apart``: each settled among its own players; ``… in hands of no session``,
-    which no ``pay`` records), and a count line, which also says what was paid
-    already; with a transfer of the house, a line saying what it is owed and how a payment
+    which no ``pay`` records), and a count line, which also says what was paid already (when
+    some were paid back or passed on, what the payments recorded add up to as well:
+    ``payments recorded 75.00 USD, net 25.00 USD paid already: the rest paid back or passed
+    on``); with a transfer of the house, a line saying what it is owed and how a payment
     to it is recorded (in a session: the rake of hands of no session has none to name, and
     the line says so), and, when it pays back what it was paid beyond the rake, the ``pay``
     that records each payment back (``handledger pay g rake Bob 2.00``; README "settle").
@@ -199,8 +201,11 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
         return f" in session {name}" if name is not None else " in hands of no session"
 
     lines = [f"{who(a)} pays {who(b)} {money(n)}{where(s)}" for s, a, b, n in transfers]
-    paid = books.paid_already
+    paid, in_all = books.paid_already, books.paid_in_all
     before = f" ({money(paid)} paid already)" if paid else ""
+    if in_all != paid:  # some paid back or passed on: their total is not what settled
+        before = (f" (payments recorded {money(in_all)}, net {money(paid)} paid already: "
+                  "the rest paid back or passed on)")
     house = any(None in (a, b) for _, a, b, _ in transfers)
     if transfers:
         lines.append(f"{len(transfers)} transfer(s) settle {len(books.players)} "

@@ -172,8 +172,8 @@ def undo(obj: Context, hand_id: str, by: str, reason: str | None, sign: str | No
     kind (the hand's start or import) or the hand without it would not replay legally, and,
     as for `correct` and `void`, when it leaves a clean hand of a closed session paid wrong or
     (a void or correction taken back) moves a player's net there (unless --closed). --sign
-    signs the undo as `correct` and `void` sign; `history` names an unsigned undo of a signed
-    amendment."""
+    signs the undo as `correct` and `void` sign; `history` and `verify` name an unsigned undo
+    of a signed amendment."""
     from ledger.store.keys import KeyStore
     from replay.corrections import undo as take_back
 

@@ -56,15 +56,16 @@ def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int | None,
 
 @click.command()
 @click.argument("hand")
-@click.option("--at", "at", type=click.IntRange(min=1), default=None,
-              help="Stop after this event (seq, 1 = hand started).")
+@click.option("--at", "at", default=None, metavar="SEQ",
+              help="Stop after this event (seq, 1 = hand started; 23+ the rows a correction "
+                   "inserted after seq 23, 23+2 through the second of them).")
 @click.pass_obj
-def show(obj: Context, hand: str, at: int | None) -> None:
+def show(obj: Context, hand: str, at: str | None) -> None:
     """Every event of HAND numbered by its sequence, with the stacks, pots, current bet and
     whose turn after it; then the showdown and the explanation of every pot."""
     from replay.steps import load_steps
 
-    steps = load_steps(obj.ledger(read_only=True), hand, upto=at)
+    steps = load_steps(obj.ledger(read_only=True), hand, at=at)
     names = obj.names()
     click.echo(names(render.show_text(steps, at=at)))
 

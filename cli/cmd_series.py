@@ -124,7 +124,8 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     than one). Exact minimum for up to 14 players of a session with a nonzero net (zero-sum
     groups, each settled largest debtor to largest creditor); greedy above that. Payments
     already recorded are subtracted: the transfers settle what is still owed, and the count
-    line says what was paid already (a payment back between the same players cancels). The
+    line says what was paid already (a payment back between the same players cancels; when
+    some were paid back or passed on, what the payments recorded add up to as well). The
     rake the table took is owed to the house (whoever keeps it), one more creditor: `pay
     SESSION PLAYER rake AMOUNT` records a payment to it. Refused while a hand read is still
     in progress (its pot is paid when it ends), and when the nets do not sum to minus the

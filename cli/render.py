@@ -128,7 +128,7 @@ def replay_counts(counts: dict[str, int], *, chain_checked: bool = True) -> str:
 UNCHECKED = "(the hash chain not checked: `handledger verify`)"
 
 
-def show_text(hs: HandSteps, *, at: int | None) -> str:
+def show_text(hs: HandSteps, *, at: str | None) -> str:
     """Every event of ``hs`` (:func:`replay.steps.hand_steps`, stopped after ``at``) with the
     state after it; then the settlement (``handledger show``)."""
     console, buf = _console()
@@ -139,6 +139,8 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
         console.print(unit)
     if hs.corrected:
         console.print("(corrected: shown as corrected; `history` shows the originals)")
+    if hs.at_note is not None:
+        console.print(hs.at_note, soft_wrap=True)
     for step in hs.steps[1:]:
         stacks = " ".join(f"{s.player}:{s.stack}" for s in step.seats)
         bet = f" bet {step.current_bet}" if step.current_bet is not None else ""

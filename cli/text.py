@@ -128,7 +128,8 @@ def signatures_lines(signed: Sequence[Any], checkpoints: Any) -> list[str]:
 def verify_text(verdict: Any) -> str:
     """``verify``'s lines (``verdict``: :class:`replay.verifying.Verdict`): the chain (its head,
     or where it breaks), a line per signed amendment whose signature fails or whose key is not
-    here, a line for the signatures that verify, the derived tables against the replay, the
+    here, a line for the signatures that verify (naming each unsigned ``undo`` that takes
+    one back, as ``history`` does), the derived tables against the replay, the
     ledger's own checkpoints file when it was checked (unless a close's line below says the
     ledger parts from it), and the closes whose checkpoint is missing."""
     chain = verdict.chain
@@ -147,8 +148,10 @@ def verify_text(verdict: Any) -> str:
         elif s.status == "unknown":
             lines.append(f"signature not checked: {s.line()}")
     good = signed_count(verdict.signatures)["good"]  # a void and its correction: one
-    if good:
-        lines.append(f"signatures: {good} signed correction(s) and void(s) verify")
+    undone = [f"unsigned: {u.line()}" for u in verdict.unsigned]
+    if good or undone:
+        lines.append("; ".join([f"signatures: {good} signed correction(s) and void(s) verify",
+                                *undone]))
     derived = verdict.derived
     if derived.sealed is not None:
         sealed = derived.sealed.removesuffix(" (run `verify`)")

@@ -6,10 +6,10 @@ each signature (:mod:`ledger.store.signing`); and :func:`brief`, an event in a f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from engine.notation import format_amount
+from ledger.audit.signatures import signed_taken_back
 from ledger.model import events as ev
 from ledger.store import signing
 from ledger.store.keys import KeyStore
@@ -67,22 +67,6 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
             item["event"] = e.model_dump(mode="json", exclude={"type", "schema_version"})
             originals.append(item)
     return {"hand": hand, "events": originals, "amendments": amendments}
-
-
-def signed_taken_back(event: Any, rows: Sequence[Any]) -> list[dict[str, Any]]:
-    """The signed corrections and voids the correction ``event`` deletes (takes back: an
-    ``undo``), each as ``{"seq", "type", "signer"}``; empty for a void or any other
-    correction."""
-    if event.type != "correction":
-        return []
-    out = []
-    for c in event.changes:
-        row = rows[c.seq - 1] if c.op == "delete" and 1 <= c.seq <= len(rows) else None
-        if row is not None and isinstance(row.event, signing.SIGNABLE) \
-                and row.event.signature is not None:
-            out.append({"seq": row.seq, "type": row.type,
-                        "signer": row.event.signature.signer})
-    return out
 
 
 def _session_chip(ledger: Any, started: Any) -> ev.Unit | None:

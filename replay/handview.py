@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ledger.audit.books import format_money
-from ledger.audit.signatures import SignedAmendment, signed_amendments
+from ledger.audit.signatures import SignedAmendment, signed_amendments, signed_taken_back
 from ledger.model import events as ev
 from ledger.model.errors import NotFound, no_hand
 from ledger.store import signing
@@ -44,7 +44,6 @@ from ledger.store.chain import SESSION_PREFIX
 from replay.amendment_kinds import kinds_by_seq
 from replay.amendments import in_force_before
 from replay.fold import replay_events
-from replay.hand_history import signed_taken_back
 from replay.steps import HandSteps, hand_steps
 from replay.unknown_rules import unknown_result
 

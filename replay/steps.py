@@ -28,7 +28,6 @@ from typing import Any
 from engine.awards import pot_name
 from engine.betting import bet_word
 from engine.errors import IllegalAction
-from engine.games import Game
 from engine.notation import format_amount, to_action
 from engine.settle import settle
 from engine.state import HandState
@@ -38,6 +37,7 @@ from replay.fold import replay_folded
 from replay.over import cannot_award
 from replay.paid_out import paid_to_each, pots_left
 from replay.stepwords import Before, started_words
+from replay.street_names import shown_street_name, street_name
 
 __all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", "named_action",
            "street_name"]
@@ -245,6 +245,8 @@ class HandSteps:
     steps: tuple[Step, ...]
     broken: str | None = None
     paid_otherwise: str | None = None
+    #: ``show --at``'s note on where it stopped (:func:`replay.show_at.check_at`), or None.
+    at_note: str | None = None
 
     @property
     def last(self) -> Step:
@@ -269,11 +271,13 @@ class HandSteps:
 
 
 def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool = False,
-               lenient: bool = False) -> HandSteps:
+               lenient: bool = False, inserted: int | None = None) -> HandSteps:
     """The steps of a stored hand stream (``hand_started`` first; corrections and voids
     applied, or with ``original`` the events as first recorded), each numbered by its seq in
     the hand stream (:class:`replay.amendments.Numbered`: a corrected hand may skip numbers),
-    stopping after the events up to stream seq ``upto`` (all when None). With ``lenient`` an
+    stopping after the events up to stream seq ``upto`` (all when None) and, of the events a
+    correction inserted after seq ``upto``, the first ``inserted`` (None: all). With
+    ``lenient`` an
     event the rules reject ends the steps there and :attr:`HandSteps.broken` says why.
 
     Raises:
@@ -285,9 +289,14 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool
     state = HandState.start(started)
     steps = [_step(state, 1, started, "hand_started", started_words(state))]
     broken = None
+    taken = 0  # the rows inserted after seq upto taken so far
     for k, n in enumerate(numbered[1:], 2):
         if upto is not None and n.seq > upto:
             break
+        if upto is not None and n.seq == upto and n.inserted:
+            taken += 1
+            if inserted is not None and taken > inserted:
+                break
         e = n.event
         try:
             action = to_action(state, e) or e.type
@@ -334,23 +343,34 @@ def _what(event: Any) -> str:
     return f"{event.type} by {who}" if who else event.type
 
 
-def load_steps(ledger: Any, hand: str, *, upto: int | None = None) -> HandSteps:
-    """:func:`hand_steps` of the hand ``hand`` as stored in ``ledger``, up to stream seq
-    ``upto`` (``show --at``; None: all).
+def load_steps(ledger: Any, hand: str, *, at: str | None = None) -> HandSteps:
+    """:func:`hand_steps` of the hand ``hand`` as stored in ``ledger``, up to ``at`` (``show
+    --at``, :func:`replay.show_at.parse_at`: ``23``, or ``23+`` with the rows a correction
+    inserted after seq 23; None: all), with ``at_note`` saying what a stop at a correction's
+    own seq, or before rows inserted after it, means (:func:`replay.show_at.check_at`).
 
     Raises:
-        NotFound: no such hand; MalformedInput: ``upto`` past the hand stream's last seq
-        (a correction's own seq included); engine.errors.IllegalAction: an event the rules
-        reject.
+        NotFound: no such hand; MalformedInput: ``at`` not a seq, past the hand stream's last
+        seq (a correction's own seq included), or naming inserted rows the hand does not have;
+        engine.errors.IllegalAction: an event the rules reject.
     """
-    from ledger.model.errors import MalformedInput
+    from dataclasses import replace
+
     from ledger.store.streams import load_hand
+    from replay.show_at import check_at, parse_at
 
     events, _ = load_hand(ledger, hand)
-    if upto is not None and upto > len(events):
-        raise MalformedInput(f"--at {upto}: the hand's last event is seq {len(events)}",
-                             hand=hand)
-    return hand_steps(events, upto=upto)
+    if at is None:
+        return hand_steps(events)
+    stop = parse_at(at, hand)
+    if stop.seq <= len(events):
+        numbered, _ = numbered_events(events)
+        after = sum(1 for n in numbered if n.seq == stop.seq and n.inserted)
+    else:
+        after = 0
+    note = check_at(stop, events, after, hand)
+    steps = hand_steps(events, upto=stop.seq, inserted=stop.inserted)
+    return replace(steps, at_note=note)
 
 
 def named_action(players: Sequence[str], event: Any, action: str, decimals: int) -> str:
@@ -412,7 +432,7 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
     to_act, unsure = who_acts(state)  # as `state` names him (RULES.md §4.1)
     return Step(
         seq=seq, type=event.type, action=action, words=words, phase=state.phase,
-        street=state.street, street_name=street_name(state.game, state.street),
+        street=state.street, street_name=shown_street_name(state),
         status=state.status, boards=tuple(tuple(b) for b in cards.boards), seats=seats,
         pot_total=state.pot_total() - sum(paid.values()) - sum(by_rules.values()),
         current_bet=state.rnd.current if betting else None,
@@ -447,25 +467,3 @@ def _legal(state: HandState, player: str) -> Legal:
         reason=lim.reason, verb=bet_word(state),
         bring_in=bring_in if stud_open else 0, fixed=state.fixed,
     )
-
-
-_ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
-
-
-def street_name(game: Game, street: int) -> str:
-    """``preflop``/``flop``/``turn``/``river`` (board games), ``third street``… (stud, by the
-    cards each player holds), ``before the draw`` / ``after draw 2`` (draw games); ``""``
-    before the first deal."""
-    if street < 0 or street >= len(game.streets):
-        return ""
-    if game.stud:
-        held = sum(len(s.hole_up) for s in game.streets[: street + 1])
-        return f"{_ORDINAL[held - 1]} street"
-    if game.is_draw:
-        draws = sum(s.draw for s in game.streets[: street + 1])
-        total = sum(s.draw for s in game.streets)
-        if not draws:
-            return "before the draw"
-        return "after the draw" if total == 1 else f"after draw {draws}"
-    board = game.board_by_street[street]
-    return {0: "preflop", 3: "flop", 4: "turn", 5: "river"}.get(board, f"street {street + 1}")

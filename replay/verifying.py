@@ -27,7 +27,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.audit.catchup import moved
-from ledger.audit.signatures import SignedAmendment, signed_amendments
+from ledger.audit.signatures import (
+    SignedAmendment,
+    UnsignedUndo,
+    signed_amendments,
+    unsigned_undos,
+)
 from ledger.audit.tables import DERIVED
 from ledger.model.errors import LedgerBusy, LedgerCorrupt, LedgerError
 from ledger.store.anchor import OwnCheckpoints, own_checkpoints
@@ -84,6 +89,10 @@ class Verdict:
     #: altered (a damaged line before a later checkpoint); a file that holds no checkpoint
     #: is said, not failed.
     own: OwnCheckpoints | None = None
+    #: The unsigned corrections (an ``undo`` without ``--sign``) that take back one of the
+    #: signed amendments (:func:`ledger.audit.signatures.unsigned_undos`): said on the
+    #: signatures line, no failure (no signature fails; nobody signed the taking back).
+    unsigned: list[UnsignedUndo] = field(default_factory=list)
 
     @property
     def failing(self) -> list[SignedAmendment]:
@@ -119,10 +128,11 @@ def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
     from replay.ingest.export import session_chips
 
     signatures = signed_amendments(ledger, keys, chip_of=session_chips(ledger))
+    unsigned = unsigned_undos(ledger, signatures)
     mine = own_checkpoints(ledger, keys, chain) if own else None
     if not chain.ok:
         return Verdict(chain, signatures, DerivedCheck(False, reason="the chain is broken"),
-                       own=mine)
+                       own=mine, unsigned=unsigned)
     try:
         derived = derived_check(ledger.path, jobs=jobs, progress=progress)
     except (LedgerCorrupt, LedgerBusy):
@@ -131,7 +141,7 @@ def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
         derived = DerivedCheck(True, f"the events cannot be replayed: {e}")
     from ledger.store.sidecar import unanchored_closes
 
-    return Verdict(chain, signatures, derived, unanchored_closes(ledger), mine)
+    return Verdict(chain, signatures, derived, unanchored_closes(ledger), mine, unsigned)
 
 
 def derived_check(path: str, *, jobs: int | None = 1, progress: Progress = silent

@@ -397,7 +397,8 @@ def test_settle_counts_a_payment_back_as_cancelling(
         assert run(db, "pay", "friday", *args).exit_code == 0
     assert run(db, "settle", "--session", "friday").stdout.splitlines() == [
         "Ann pays Cy 5.00 USD",
-        "1 transfer(s) settle 3 player(s) (42.50 USD paid already)"]  # 37.50 + 5, not 117.50
+        "1 transfer(s) settle 3 player(s) (payments recorded 117.50 USD, net 42.50 USD paid "
+        "already: the rest paid back or passed on)"]  # net 37.50 + 5; 117.50 recorded
     help_text = " ".join(run(db, "settle", "--help").stdout.split())
     assert "Payments already recorded are subtracted" in help_text
     assert "not subtracted" not in help_text

@@ -89,8 +89,10 @@ def test_a_payment_to_a_player_owed_nothing_is_written_under_a_warning(
         0, "friday: Bob paid Ann 27.50 USD (entry 10)\n", "")
     assert user("pay", "friday", "Cy", "Ann", "10.00") == (
         0, "friday: Cy paid Ann 10.00 USD (entry 11)\n", "")
+    # 10.00 + 27.50 + 10.00 recorded; Cy passed Bob's 10.00 on to Ann: 37.50 settled
     assert user("settle", "--session", "friday")[1].splitlines()[0] == (
-        "settled: nobody owes anybody (37.50 USD paid already)")
+        "settled: nobody owes anybody (payments recorded 47.50 USD, net 37.50 USD paid "
+        "already: the rest paid back or passed on)")
 
 
 def test_a_payment_to_a_player_owed_nothing_names_what_settle_still_asks(
@@ -127,4 +129,22 @@ def test_a_session_with_no_hand_owes_nothing_but_what_was_paid(user) -> None:  #
     assert user("pay", "q", "Bob", "Ann", "10", "--more-than-owed") == (
         0, "q: Bob paid Ann 10.00 USD (entry 5)\n", "")
     assert user("pay", "q", "Ann", "Bob", "10") == (0, "q: Ann paid Bob 10.00 USD (entry 6)\n", "")
-    assert user("settle", "--session", "q") == (0, "settled: nobody owes anybody\n", "")
+    # it said no more than "settled: nobody owes anybody", silent on the 20.00 USD paid
+    assert user("settle", "--session", "q") == (
+        0, "settled: nobody owes anybody (payments recorded 20.00 USD, net 0.00 USD paid "
+        "already: the rest paid back or passed on)\n", "")
+
+
+def test_settle_counts_the_payments_paid_back(user, at_night: None) -> None:  # noqa: ANN001
+    """Bob paid Ann 37.50, Ann paid him 10.00 back, Bob paid her the 10.00 again: settle
+    said "(37.50 USD paid already)", as if 37.50 USD were all the payments recorded."""
+    assert user("pay", "friday", "Bob", "Ann", "37.50")[0] == 0
+    assert user("pay", "friday", "Ann", "Bob", "10.00", "--more-than-owed") == (
+        0, "friday: Ann paid Bob 10.00 USD (entry 10)\n", "")
+    assert user("settle", "--session", "friday") == (
+        0, "Bob pays Ann 10.00 USD\n1 transfer(s) settle 3 player(s) (payments recorded "
+        "47.50 USD, net 27.50 USD paid already: the rest paid back or passed on)\n", "")
+    assert user("pay", "friday", "Bob", "Ann", "10.00")[0] == 0
+    assert user("settle", "--session", "friday") == (
+        0, "settled: nobody owes anybody (payments recorded 57.50 USD, net 37.50 USD paid "
+        "already: the rest paid back or passed on)\n", "")

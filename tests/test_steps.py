@@ -158,6 +158,27 @@ def test_street_names_of_stud_and_draw() -> None:
     assert draw.steps[11].words == "Cy stands pat" and draw.steps[10].words == "Bob discards 2"
 
 
+def test_the_street_named_is_the_one_whose_cards_are_out() -> None:
+    """After the flop's betting closes (step 13, "Cy calls 50"), the page's heading said
+    "turn" with only the flop on the board: the engine moves on before the turn is dealt.
+    Stud after a street's betting, and a draw while it is drawn, alike."""
+    dispute = hand_steps(_events(WRONG_PUSH))
+    assert [(s.seq, s.street_name, len(s.boards[0])) for s in dispute.steps[8:17]] == [
+        (9, "preflop", 0), (10, "preflop", 0), (11, "flop", 3), (12, "flop", 3),
+        (13, "flop", 3), (14, "turn", 4), (15, "turn", 4), (16, "turn", 4), (17, "river", 5)]
+    assert dispute.steps[0].street_name == ""  # the blinds: the page says its phase
+    stud = hand_steps(_events(DATA / "hands" / "five-card-stud.phh"))
+    assert [(s.seq, s.action, s.street_name) for s in stud.steps[9:12]] == [
+        (10, "p3 cc", "second street"), (11, "p1 cc", "second street"),
+        (12, "d dh p1 9d", "third street")]
+    draw = hand_steps(_events(DATA / "hands" / "five-card-draw.phh"))
+    assert [(s.seq, s.action, s.street_name) for s in draw.steps[8:15]] == [
+        (9, "p2 cc", "before the draw"), (10, "p3 cc", "the draw"),
+        (11, "p1 sd 7s2d", "the draw"), (12, "p2 sd", "the draw"),
+        (13, "p3 sd 3c", "the draw"), (14, "d dh p1 Jh5s", "the draw"),
+        (15, "d dh p3 2h", "after the draw")]
+
+
 def test_show_at_past_the_hands_last_event_is_refused_in_one_line(run) -> None:  # noqa: ANN001
     """``show --at`` past the last seq of the hand stream printed the whole hand, exit 0: now
     one line and exit 2. The stream's seqs count a correction's own (seq 25 here)."""
@@ -193,6 +214,49 @@ def test_show_stacks_count_what_the_table_paid() -> None:
     stacks = {q: [(x.player, x.stack) for x in steps[q].seats] for q in (22, 23, 24)}
     assert stacks[22] == [("Ann", 0), ("Bob", 150), ("Cy", 150)]
     assert stacks[23] == stacks[24] == [("Ann", 0), ("Bob", 550), ("Cy", 150)]
+
+
+def test_show_at_names_a_row_a_correction_inserted(run) -> None:  # noqa: ANN001
+    """``--at 23`` of the corrected dispute ended with the "23+ pay Ann 300" row a correction
+    inserted after it, which no --at could stop before; ``--at 25``, the correction's own
+    seq, printed the whole hand with no word of what 25 is."""
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    assert run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "main pot to Ann",
+               "--by", "floor").exit_code == 0
+    head = ["hand dispute-1: NT, button Cy; seats Ann 100, Bob 300, Cy 300",
+            "(corrected: shown as corrected; `history` shows the originals)"]
+    row23 = " 23 pay Bob 100                  pot 300 [Ann:0 Bob:250 Cy:150] showdown"
+    row23_ = "23+ pay Ann 300                  pot 0 [Ann:300 Bob:250 Cy:150] showdown"
+    main = "    Main pot 300 (Ann, Bob, Cy): Ann wins 300 with pair of aces, T-9-7 kickers."
+    side = "    Side pot 1 100 (Bob, Cy): Bob wins 100 with pair of kings, T-9-7 kickers."
+    at23 = run("show", "dispute-1", "--at", "23")
+    lines = at23.output.splitlines()
+    assert at23.exit_code == 0 and lines[:3] == [
+        *head, "note: --at 23 stops before the 1 row(s) a correction inserted after seq 23: "
+        "--at 23+ shows them"]
+    assert lines[-3:] == [row23, main, side]  # Ann's 300 not paid yet: her stack 0
+    for at in ("23+", "23+1"):
+        out = run("show", "dispute-1", "--at", at)
+        assert out.exit_code == 0 and out.output.splitlines()[:2] == head
+        assert out.output.splitlines()[-4:] == [row23, row23_, main, side]
+    at25 = run("show", "dispute-1", "--at", "25")
+    lines = at25.output.splitlines()
+    assert at25.exit_code == 0 and lines[:3] == [
+        *head, "note: seq 25 is a correction (by floor: main pot to Ann), not an event of "
+        "play: every --at shows the hand as corrected, so --at 25 stops after the events "
+        "before it; `history dispute-1` shows what it changed"]
+    assert lines[-5:] == [
+        row23, row23_, " 24 hand_ended                   pot 0 [Ann:300 Bob:250 Cy:150] "
+        "showdown", main, side]
+    for at, why in (("23+2", "only 1 row(s) in force inserted after seq 23 (`show dispute-1` "
+                              "labels each 23+)"),
+                    ("22+", "no row in force inserted after seq 22 (`show dispute-1` labels "
+                            "each 22+)"),
+                    ("0", "not a seq of the hand: a number from 1 (its start), or N+ for the "
+                          "rows a correction inserted after seq N (N+2: through the second "
+                          "of them), as `show` labels them")):
+        out = run("show", "dispute-1", "--at", at)
+        assert (out.exit_code, out.output) == (2, f"error: hand dispute-1: --at {at}: {why}\n")
 
 
 def test_show_says_when_the_table_paid_differently_from_the_rules(run) -> None:  # noqa: ANN001

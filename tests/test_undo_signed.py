@@ -73,3 +73,29 @@ def test_an_unsigned_undo_of_a_signed_correction_says_so(tmp_path: Path, keys: K
     assert data["amendments"][-1]["unsigned"] == [
         {"seq": 10, "type": "correction", "signer": "floor"}]
     assert "unsigned" not in data["amendments"][0]  # the signed correction itself
+
+
+def test_verify_names_an_unsigned_undo_of_a_signed_correction(tmp_path: Path,
+                                                              keys: KeyStore) -> None:
+    """`verify` said "signatures: 1 signed correction(s) and void(s) verify", silent on the
+    unsigned undo that took the signed correction back; it names it, still exit 0."""
+    db = tmp_path / "b.duckdb"
+    _amended(db, tmp_path, keys)
+    before = cli(db, "verify")
+    assert before[0] == 0
+    assert before[1].splitlines()[1] == "signatures: 1 signed correction(s) and void(s) verify"
+    assert cli(db, "undo", "h1", "--by", "floor") == (0, UNDID, "")
+    code, out, _ = cli(db, "verify")
+    assert code == 0
+    assert out.splitlines()[1] == (
+        "signatures: 1 signed correction(s) and void(s) verify; unsigned: hand h1 seq 11 takes "
+        "back the correction at seq 10 (signed by floor) with no signature of its own")
+
+
+def test_verify_says_nothing_of_a_signed_undo(tmp_path: Path, keys: KeyStore) -> None:
+    db = tmp_path / "b.duckdb"
+    _amended(db, tmp_path, keys)
+    assert cli(db, "undo", "h1", "--by", "floor", "--sign", "floor") == (0, UNDID, "")
+    code, out, _ = cli(db, "verify")
+    assert code == 0
+    assert out.splitlines()[1] == "signatures: 2 signed correction(s) and void(s) verify"

@@ -302,3 +302,40 @@ def test_an_original_that_does_not_replay_is_shown_as_such(browser: Browser,
     assert text(css(d, ".version-end:not([hidden]) .warning")[0]) == (
         "✗ This version does not replay: event 8 (call by Ann): Ann has folded. The steps stop "
         "before that event; the corrected version is the hand as the ledger counts it.")
+
+
+def test_seats_say_what_the_table_paid_beside_what_the_rules_give(browser: Browser,
+                                                                   pages: dict[str, Path],
+                                                                   tmp_path: Path) -> None:
+    """At the end of the dispute the seats said "stack 0 · wins 300" of Ann, whom the table
+    paid 0: the rules' award beside the stack the table paid. Both, labelled, when they
+    differ; "wins" once the correction pays what the rules give."""
+    d = browser.driver
+    load(d, pages["dispute-before"])
+    by_id(d, "last").click()
+    seats = [by_id(d, f"seat-{i}") for i in range(3)]
+    assert [(text(css(s, ".seat-stack")[0]), text(css(s, ".seat-won")[0])) for s in seats] == [
+        ("stack 0", "table paid 0 · rules give 300"),
+        ("stack 550", "table paid 400 · rules give 100"), ("stack 150", "")]
+    shoot(d, tmp_path, "dispute-seats-paid")
+    load(d, pages["dispute"])
+    by_id(d, "last").click()
+    seats = [by_id(d, f"seat-{i}") for i in range(3)]
+    assert [(text(css(s, ".seat-stack")[0]), text(css(s, ".seat-won")[0])) for s in seats] == [
+        ("stack 300", "wins 300"), ("stack 250", "wins 100"), ("stack 150", "")]
+
+
+def test_the_street_heading_names_the_cards_out(browser: Browser, pages: dict[str, Path]
+                                                ) -> None:
+    """Step 13 ("Cy calls 50" on the flop) was headed "Turn" with the flop alone on the
+    board; step 1 "Blinds And Antes" (each word capitalized by the style sheet)."""
+    d = browser.driver
+    load(d, pages["dispute"])
+    street = by_id(d, "street")
+    assert (step_label(d), text(street), street.text) == (
+        "Step 1 of 25", "Blinds and antes", "Blinds and antes")
+    go_to(d, 13)
+    assert (step_label(d), text(street), len(css(d, "#boards .card"))) == (
+        "Step 13 of 25", "Flop", 3)
+    go_to(d, 14)
+    assert (text(street), len(css(d, "#boards .card"))) == ("Turn", 4)

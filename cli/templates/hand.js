@@ -126,6 +126,19 @@
     return won;
   }
 
+  // What a seat takes: the rules' award ("wins 300") and an uncalled bet returned; once the
+  // table's payouts are recorded and it paid him other than the rules give, both, labelled as
+  // the payouts table labels them (the stack is what the table paid)
+  function wonText(step, player, won, back) {
+    var rules = won[player] || 0;
+    var paid = step.paid || {};
+    if (Object.keys(paid).length && (paid[player] || 0) !== rules + back) {
+      return "table paid " + (paid[player] || 0) + " · rules give " + rules +
+        (back ? ", " + back + " returned" : "");
+    }
+    return (rules ? "wins " + rules : "") + (back ? (rules ? ", " : "") + back + " returned" : "");
+  }
+
   function renderSeats(step) {
     var won = winnings(step);
     step.seats.forEach(function (seat, i) {
@@ -137,9 +150,7 @@
       box.querySelector(".seat-stack").textContent = "stack " + seat.stack;
       box.querySelector(".seat-bet").textContent = seat.bet ? " · bet " + seat.bet : "";
       var back = step.returned[seat.player] || 0;
-      box.querySelector(".seat-won").textContent =
-        (won[seat.player] ? "wins " + won[seat.player] : "") +
-        (back ? (won[seat.player] ? ", " : "") + back + " returned" : "");
+      box.querySelector(".seat-won").textContent = wonText(step, seat.player, won, back);
       var words = statusWords(seat, step);
       var status = box.querySelector(".seat-status");
       status.replaceChildren();
@@ -162,7 +173,9 @@
       }
       boards.appendChild(row);
     });
-    $("street").textContent = step.street_name || PHASES[step.phase] || step.phase;
+    // the street whose cards are out; its first word capitalized ("Blinds and antes")
+    var street = step.street_name || PHASES[step.phase] || step.phase;
+    $("street").textContent = street.charAt(0).toUpperCase() + street.slice(1);
     $("pot-total").textContent = chips(step.pot_total);
   }
 

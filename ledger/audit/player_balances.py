@@ -93,6 +93,14 @@ class Balances:
         return sum(max(0, p["paid_minor"] - p["received_minor"])
                    for p in [*self.players, house])
 
+    @property
+    def paid_in_all(self) -> int:
+        """Money of every payment recorded, minor units: each payment once (by its payer, a
+        player or the house), a payment back counted too; :attr:`paid_already` when none
+        went back the other way."""
+        house = self.house or {"paid_minor": 0}
+        return sum(p["paid_minor"] for p in [*self.players, house])
+
 
 def balances(con: Any, session: str | None, money: bool, *, chips_ok: bool = True
              ) -> Balances:

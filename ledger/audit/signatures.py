@@ -126,6 +126,65 @@ def signed_amendments(ledger: Any, keys: KeyStore, hands: Sequence[str] | None =
     return out
 
 
+def signed_taken_back(event: Any, rows: Sequence[Any]) -> list[dict[str, Any]]:
+    """The signed corrections and voids the correction ``event`` deletes (takes back: an
+    ``undo``) among the hand's stored ``rows`` (seq order), each as ``{"seq", "type",
+    "signer"}``; empty for a void or any other correction."""
+    if event.type != "correction":
+        return []
+    out = []
+    for c in event.changes:
+        row = rows[c.seq - 1] if c.op == "delete" and 1 <= c.seq <= len(rows) else None
+        if row is not None and isinstance(row.event, signing.SIGNABLE) \
+                and row.event.signature is not None:
+            out.append({"seq": row.seq, "type": row.type,
+                        "signer": row.event.signature.signer})
+    return out
+
+
+@dataclass(frozen=True)
+class UnsignedUndo:
+    """An unsigned correction (an ``undo`` without ``--sign``) of ``hand`` at ``seq`` that
+    takes back signed corrections or voids: ``taken``, each ``{"seq", "type", "signer"}``
+    (:func:`signed_taken_back`). Its taking back is not signed by anyone; ``history`` says so
+    under it, ``verify`` on its signatures line (README "Anchoring it")."""
+
+    hand: str
+    seq: int
+    taken: tuple[dict[str, Any], ...]
+
+    def line(self) -> str:
+        """``hand dispute-1 seq 26 takes back the correction at seq 25 (signed by floor)
+        with no signature of its own``."""
+        what = ", ".join(
+            f"the {'void' if t['type'] == 'hand_voided' else 'correction'} at seq "
+            f"{t['seq']} (signed by {t['signer']})" for t in self.taken)
+        return f"hand {self.hand} seq {self.seq} takes back {what} with no signature of its own"
+
+
+def unsigned_undos(ledger: Any, amendments: Sequence[SignedAmendment]) -> list[UnsignedUndo]:
+    """The unsigned corrections that take back one of ``amendments``
+    (:func:`signed_amendments`), in ledger order: a hand's rows are read only when it holds
+    a signed amendment.
+
+    Raises:
+        LedgerError: the ledger cannot be read (LedgerCorrupt, LedgerBusy).
+    """
+    out = []
+    for hand in dict.fromkeys(a.hand for a in amendments):
+        try:
+            rows = ledger.read(hand)
+        except (LedgerCorrupt, LedgerBusy):
+            raise
+        except LedgerError:  # its signed rows already fail, saying so (signed_amendments)
+            continue
+        for row in rows:
+            if row.type == "correction" and row.event.signature is None and (
+                    taken := signed_taken_back(row.event, rows)):
+                out.append((row.position, UnsignedUndo(hand, row.seq, tuple(taken))))
+    return [u for _, u in sorted(out, key=lambda p: p[0])]
+
+
 def _chip(events: Sequence[Any], chip_of: Callable[[str], Any] | None) -> Any:
     """The chip of money of the session of a hand of plain chips whose rows are ``events``
     (``chip_of`` its session); None for any other hand."""
