@@ -213,3 +213,37 @@ def test_report_of_an_intact_ledger_says_nothing_of_the_chain(run, db: str, temp
     assert result.exit_code == 0
     assert not result.output.startswith("warning")
     assert "hash chain breaks" not in (site / "index.html").read_text()
+
+
+@pytest.mark.parametrize(("size", "said"), [
+    (100, "cut short: 100 bytes, where DuckDB's file starts with 3 headers of 4096 bytes: it "
+          "ends inside header 0 (bytes 0-4095); the rest of header 0, headers 1-2 and every "
+          "block missing"),
+    (4096, "cut short: 4096 bytes, where DuckDB's file starts with 3 headers of 4096 bytes: "
+           "it ends after header 0; headers 1-2 and every block missing"),
+    (8192, "cut short: 8192 bytes, where DuckDB's file starts with 3 headers of 4096 bytes: "
+           "it ends after header 1; header 2 and every block missing"),
+    (12288, "cut short: 12288 bytes, its 3 headers of 4096 bytes and no block of 262144 "
+            "bytes, where DuckDB reads block 0 (bytes 12288-274431): block 0 and every block "
+            "after it missing"),
+])
+def test_every_read_names_a_cut_duckdb_cannot_open(run, db: str, template: Path, size: int,
+                                                   said: str) -> None:
+    """A file cut inside or right after its headers (DuckDB cannot open it: its own words
+    are ``Could not read enough bytes``) is named by its size, where it ends and what is
+    missing, by every read and by verify."""
+    copy_ledger(template, Path(db))
+    Path(db).write_bytes(Path(db).read_bytes()[:size])
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: {said}")
+
+
+def test_every_read_names_a_cut_on_a_block_boundary(run, db: str, template: Path) -> None:
+    """Cut right after block 0 (the catalog's): the file is a whole number of blocks, and
+    the open reads the meta table's rows from block 1, which the cut took."""
+    copy_ledger(template, Path(db))
+    assert _block_of(db, "meta") == 1
+    Path(db).write_bytes(Path(db).read_bytes()[:FIRST + BLOCK])
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: cut short: 274432 bytes, its 3 "
+                                 "headers of 4096 bytes and block 0 of 262144 bytes, where "
+                                 "DuckDB reads block 1 (bytes 274432-536575): block 1 and "
+                                 "every block after it missing")

@@ -1072,13 +1072,13 @@ class Ledger:
         return self._translate(e)
 
     def _cut(self, text: str) -> str:
-        """DuckDB's ``text`` for a file it cannot read, or, when the file ends inside a block
-        (its size against the block size its header records), ``not a whole number of
-        blocks: …`` as ``verify`` words it (:func:`ledger.store.cutshort.cut_before_open`)."""
+        """DuckDB's ``text`` for a file it cannot read, or, when the file was cut short, the
+        cut named: its size, where it ends and what is missing (``not a whole number of
+        blocks: …`` or ``cut short: …``, :func:`ledger.store.cutshort.cut_before_open`)."""
         if self.path == ":memory:" or "Could not read enough bytes" not in text:
             return text
         try:
-            return cutshort.cut_before_open(self.path) or text
+            return cutshort.cut_before_open(self.path, text) or text
         except OSError:
             return text
 
