@@ -247,3 +247,42 @@ def test_every_read_names_a_cut_on_a_block_boundary(run, db: str, template: Path
                                  "headers of 4096 bytes and block 0 of 262144 bytes, where "
                                  "DuckDB reads block 1 (bytes 274432-536575): block 1 and "
                                  "every block after it missing")
+
+
+@pytest.mark.parametrize(("table", "block", "held"), [
+    (None, 0, "the file's catalog, which DuckDB reads at every open"),
+    ("meta", 1, "rows of meta"),
+])
+def test_a_block_every_open_reads_is_named_with_what_it_holds(
+        run, db: str, template: Path, table: str | None, block: int, held: str) -> None:
+    """8 bytes garbled in the catalog's block (DuckDB's open fails on it) or in the meta
+    table's (every open reads it): every read and verify name the block, its bytes and what
+    it holds, not DuckDB's words for a failed checksum."""
+    copy_ledger(template, Path(db))
+    with duckdb.connect(db, read_only=True) as con:
+        catalog = con.execute("SELECT block_id FROM pragma_metadata_info()").fetchone()[0]
+    assert (catalog if table is None else _block_of(db, table)) == block
+    with open(db, "r+b") as f:
+        f.seek(FIRST + block * BLOCK + 1000)
+        f.write(b"TAMPERED")
+    start = FIRST + block * BLOCK
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: its block {block} (bytes {start}-"
+                                 f"{start + BLOCK - 1}) fails its checksum (it holds {held})")
+
+
+def test_verify_names_a_damaged_block_holding_no_rows_and_no_catalog(run, db: str,
+                                                                      template: Path) -> None:
+    copy_ledger(template, Path(db))
+    with duckdb.connect(db, read_only=True) as con:
+        used = {con.execute("SELECT block_id FROM pragma_metadata_info()").fetchone()[0]}
+        for (table,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall():
+            used |= {r[0] for r in con.execute(
+                "SELECT block_id FROM pragma_storage_info(?)", [table]).fetchall()}
+    assert 2 not in used
+    with open(db, "r+b") as f:
+        f.seek(FIRST + 2 * BLOCK + 1000)
+        f.write(b"TAMPERED")
+    result = run("verify")
+    assert (result.exit_code, result.output) == (
+        1, f"corrupt: ledger {db} is corrupt: its block 2 (bytes 536576-798719) fails its "
+           "checksum (it holds no table's rows: an index or a free block)\n")

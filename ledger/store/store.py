@@ -52,7 +52,7 @@ from ledger.model.errors import (
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
-from ledger.store import chainsql, cutshort, duck, headcheck, landing, rawfile, shape, spill
+from ledger.store import blocks, chainsql, cutshort, duck, headcheck, landing, rawfile, shape, spill
 from ledger.store.appended import Appended
 from ledger.store.chain import (
     GENESIS,
@@ -1071,6 +1071,18 @@ class Ledger:
         """
         return self._translate(e)
 
+    def _damage(self, text: str) -> str:
+        """DuckDB's ``text`` for a damaged file, or the damage named as ``verify`` names it:
+        the cut (:meth:`_cut`), or the block failing its checksum, its bytes and what it
+        holds (:func:`ledger.store.blocks.failed_checksum`)."""
+        if self.path == ":memory:" or "checksum" not in text:
+            return self._cut(text)
+        con = getattr(self, "_con", None)  # None: DuckDB's open of the file failed
+        try:
+            return blocks.failed_checksum(self.path, con, text) or text
+        except OSError:
+            return text
+
     def _cut(self, text: str) -> str:
         """DuckDB's ``text`` for a file it cannot read, or, when the file was cut short, the
         cut named: its size, where it ends and what is missing (``not a whole number of
@@ -1118,7 +1130,7 @@ class Ledger:
         if "read-only" in text:
             return LedgerError(f"ledger {self.path} is open read-only")
         if isinstance(e, _BROKEN_STORAGE) or any(sign in text for sign in _CORRUPT_TEXTS):
-            return LedgerCorrupt(f"ledger {self.path} is corrupt: {self._cut(text)}")
+            return LedgerCorrupt(f"ledger {self.path} is corrupt: {self._damage(text)}")
         return LedgerError(f"ledger {self.path}: database error: {text}")
 
 
