@@ -20,10 +20,6 @@ from tests.test_import_signatures import hand, write
 from tests.test_live_table import one_shot as cli
 
 
-#: the ledger (head 9) rolled back from its checkpoint at 18: no row 10 to part at
-AFTER_HEAD = ("the ledger parts from its checkpoints after its head (position 9): checkpoint "
-              "18 is beyond it, rows 10-18 missing (an older copy put back, or cut short)")
-
 def _rolled_back(tmp_path: Path) -> tuple[Path, str]:
     """The ledger rolled back to 9 rows, and the chat line of its checkpoint at 18."""
     db = tmp_path / "b.duckdb"
@@ -38,6 +34,9 @@ def _rolled_back(tmp_path: Path) -> tuple[Path, str]:
 
 
 ROLLED = ": FAILS: the ledger ends at position 9, before 18: an older copy put back, or cut short"
+#: the ledger (head 9) rolled back from its checkpoint at 18: no row 10 to part at
+AFTER_HEAD = ("the ledger parts from its checkpoints after its head (position 9): checkpoint "
+              "18 is beyond it, rows 10-18 missing (an older copy put back, or cut short)")
 
 
 def test_chat_around_a_pasted_line_is_passed_over(tmp_path: Path) -> None:
