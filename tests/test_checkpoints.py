@@ -504,6 +504,10 @@ def test_the_last_hand_deleted_and_the_head_moved_parts_where_it_stood(
     _only_the_file_tells(run, db)
     result = run("verify", "--against", f"{db}.checkpoints")
     assert result.exit_code == 1
+    end = len(stored(db))  # the rows after the hand moved down: its last row is not meta's
+    assert (f"FAILS: the ledger ends at position {end}, before {len(rows)}, and parts from it "
+            f"at row {first} (by its marks): rewritten there, or another ledger"
+            ) in result.output.splitlines()[-2]
     assert result.output.splitlines()[-1] == (
         f"the ledger parts from its checkpoints at position {first} ("
         f"{stored(db)[first - 1][1]} seq {stored(db)[first - 1][4]})")
