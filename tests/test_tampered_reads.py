@@ -286,3 +286,84 @@ def test_verify_names_a_damaged_block_holding_no_rows_and_no_catalog(run, db: st
     assert (result.exit_code, result.output) == (
         1, f"corrupt: ledger {db} is corrupt: its block 2 (bytes 536576-798719) fails its "
            "checksum (it holds no table's rows: an index or a free block)\n")
+
+
+_KILLED_WRITER = """
+import os, signal, sys
+import duckdb
+con = duckdb.connect(sys.argv[1])
+con.execute("SET checkpoint_threshold = '1GB'")  # the rows stay in the log
+con.execute("CREATE TABLE scratch AS SELECT range AS i FROM range(50000)")
+con.execute("DROP TABLE scratch")
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _killed_after_commit(db: str) -> Path:
+    """A writer killed after its commits: the log holds them, never copied into the file."""
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, "-c", _KILLED_WRITER, db], check=False)
+    wal = Path(f"{db}.wal")
+    assert wal.stat().st_size > 100_000
+    return wal
+
+
+def test_a_whole_write_ahead_log_is_replayed_and_said_nothing_of(run, db: str,
+                                                                  template: Path) -> None:
+    copy_ledger(template, Path(db))
+    _killed_after_commit(db)
+    result = run("verify")
+    assert result.exit_code == 0 and result.output.startswith("ok: ")
+
+
+@pytest.mark.parametrize("cut", ["cut", "garbled"])
+def test_a_write_ahead_log_duckdb_does_not_replay_is_named_and_kept(
+        run, db: str, template: Path, cut: str) -> None:
+    """A log cut short (1000 bytes: its first entry's end is gone) or overwritten with
+    bytes that are no entry: DuckDB replays none of it and says nothing; every read and
+    verify name it, and a write refuses before its checkpoint would discard it."""
+    copy_ledger(template, Path(db))
+    wal = _killed_after_commit(db)
+    data = wal.read_bytes()
+    wal.write_bytes(data[:1000] if cut == "cut" else bytes(range(256)) * 4)
+    line = (f"ledger {db} is corrupt: its write-ahead log {db}.wal holds 1000 bytes, of which "
+            "DuckDB replays 0 bytes: cut short, or not this file's log; its rows are not read, "
+            "and a write would discard them: keep a copy of both files")
+    if cut == "garbled":
+        line = line.replace("1000 bytes", "1024 bytes")
+    _every_read_refuses(run, db, line)
+    before = _files(db)
+    result = run("session", "open", "zz")
+    assert (result.exit_code, result.output) == (2, f"error: {line}\n")
+    assert _files(db) == before
+
+
+def test_a_newer_copys_write_ahead_log_is_named(run, db: str, template: Path,
+                                                  tmp_path: Path) -> None:
+    """The log of a copy of the ledger that went on (a session opened, then its writer
+    killed) beside the ledger as it was: DuckDB refuses to replay it."""
+    other = str(tmp_path / "other.duckdb")
+    copy_ledger(template, Path(other))
+    copy_ledger(template, Path(db))
+    assert run("--db", other, "session", "open", "zz").exit_code == 0
+    Path(f"{db}.wal").write_bytes(_killed_after_commit(other).read_bytes())
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: its write-ahead log {db}.wal "
+                                 "follows checkpoint 4 of this file, which holds its "
+                                 "checkpoint 3: an older copy of the file put back beside a "
+                                 "newer log: keep a copy of both files")
+    before = _files(db)
+    result = run("session", "open", "yy")
+    assert result.exit_code == 2 and "follows checkpoint 4" in result.output
+    assert _files(db) == before
+
+
+def test_another_files_write_ahead_log_is_named(run, db: str, template: Path,
+                                                tmp_path: Path) -> None:
+    copy_ledger(template, Path(db))
+    other = str(tmp_path / "other.duckdb")  # a new DuckDB file, not a copy of the ledger
+    Path(f"{db}.wal").write_bytes(_killed_after_commit(other).read_bytes())
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: its write-ahead log {db}.wal is "
+                                 "not this file's log (DuckDB: WAL does not match database "
+                                 "file): keep a copy of both files")
