@@ -367,3 +367,22 @@ def test_another_files_write_ahead_log_is_named(run, db: str, template: Path,
     _every_read_refuses(run, db, f"ledger {db} is corrupt: its write-ahead log {db}.wal is "
                                  "not this file's log (DuckDB: WAL does not match database "
                                  "file): keep a copy of both files")
+
+
+def test_a_file_cut_by_its_last_block_names_the_block_missing(run, db: str,
+                                                               template: Path) -> None:
+    """DuckDB opens it (its catalog and the meta rows are before the cut): verify names the
+    cut by the blocks the tables' rows are in, a read of the lost block by where it reads."""
+    copy_ledger(template, Path(db))
+    blocks = (Path(db).stat().st_size - FIRST) // BLOCK
+    assert _block_of(db, "session_players") == blocks - 1 == 21
+    Path(db).write_bytes(Path(db).read_bytes()[:FIRST + 21 * BLOCK])
+    result = run("verify")
+    assert (result.exit_code, result.output) == (
+        1, f"corrupt: ledger {db} is corrupt: cut short: 5517312 bytes, 21 blocks, where its "
+           "rows are in blocks up to 21: block 21 missing\n")
+    result = run("sql", "SELECT count(*) AS n FROM session_players")
+    assert (result.exit_code, result.output) == (
+        2, f"error: ledger {db} is corrupt: cut short: 5517312 bytes, its 3 headers of 4096 "
+           "bytes and blocks 0-20 of 262144 bytes, where DuckDB reads block 21 (bytes "
+           "5517312-5779455): block 21 and every block after it missing\n")

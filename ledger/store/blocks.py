@@ -263,8 +263,9 @@ def cut_short(path: str | os.PathLike[str], con: Any, block_size: int,
         last = -1 if used is None else int(used)
     if last < held:
         return None
+    missing = f"block {held}" if last == held else f"blocks {held}-{last}"
     return (f"cut short: {size} bytes, {held} blocks, where its rows are in blocks up to "
-            f"{last}")
+            f"{last}: {missing} missing")
 
 
 def _tables(con: Any, database: str | None) -> list[str]:
