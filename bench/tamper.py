@@ -79,6 +79,7 @@ class Expect:
     broken_at: int | None = None
     against: int | None = None
     parts_at: int | None = None
+    after_head: int | None = None  #: a rollback: the ledger's head, before the checkpoint
     books: bool = False
 
 
@@ -230,6 +231,7 @@ def cut(rng: random.Random, db: Path, t: Template) -> Expect:
                         [str(first - 1)])
             con.execute("UPDATE meta SET value = ? WHERE key = 'head_hash'",
                         [rows[first - 2][11]])
+        return Expect(verify=1, against=1, after_head=first - 1)  # no row left at first
     return Expect(verify=1, against=1, parts_at=first)
 
 
@@ -247,7 +249,7 @@ def swap(rng: random.Random, db: Path, t: Template) -> Expect:
 def rollback(rng: random.Random, db: Path, t: Template) -> Expect:
     rows, older = rng.choice(t.older)
     shutil.copy(older, db)
-    return Expect(verify=1, against=1, parts_at=rows + 1)
+    return Expect(verify=1, against=1, after_head=rows)
 
 
 def other(rng: random.Random, db: Path, t: Template) -> Expect:
@@ -426,14 +428,16 @@ class Checker:
         if done.returncode != expect.against:
             self.problems.append(f"verify --against exit {done.returncode}, not "
                                  f"{expect.against}: {done.stdout.strip()[-300:]}")
-        if expect.parts_at is not None:
+        if expect.parts_at is not None or expect.after_head is not None:
             last = done.stdout.strip().splitlines()[-1:]
-            said = f"the ledger parts from its checkpoints at position {expect.parts_at}"
-            named = bool(last) and (last[0] == said or last[0].startswith(said + " ("))
+            said = ("the ledger parts from its checkpoints "
+                    + (f"at position {expect.parts_at}" if expect.after_head is None else
+                       f"after its head (position {expect.after_head})"))
+            named = bool(last) and (last[0] == said or last[0].startswith(said + " (")
+                                    or last[0].startswith(said + ": "))
             self.counts[f"{self.kind}:named"] += named
             if not named:
-                self.problems.append(f"--against did not name position {expect.parts_at}: "
-                                     f"{last}")
+                self.problems.append(f"--against did not say: {said}: {last}")
         if self.kind == "forged":  # it extends them, and the rows after them are named
             last = done.stdout.strip().splitlines()[-1:]
             named = bool(last) and last[0].endswith("which none vouches for")

@@ -96,10 +96,19 @@ def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str, chain: Any
     altered = any(not line.last for _, line in damaged)
     if report.parts is not None:
         first, last = report.parts
-        where = (f"at position {first}" + (f" ({report.row})" if report.row else "")
-                 if first == last else f"between positions {first} and {last} (no record "
-                 "given or beside the ledger marks the rows between: a pasted line or "
-                 "POS:HASH only bounds it; the records `checkpoint` appends name the row)")
+        bounds = ("no record given or beside the ledger marks the rows between: a pasted "
+                  "line or POS:HASH only bounds it; the records `checkpoint` appends name "
+                  "the row")
+        if last > report.end:  # no row there: the ledger ends before a checkpoint
+            after = (f"after its head (position {report.end}): checkpoint {report.beyond} is "
+                     f"beyond it, rows {report.end + 1}-{report.beyond} missing (an older "
+                     "copy put back, or cut short)")
+            where = after if first > report.end else (
+                f"between positions {first} and {report.end}, or {after} ({bounds})")
+        elif first == last:
+            where = f"at position {first}" + (f" ({report.row})" if report.row else "")
+        else:
+            where = f"between positions {first} and {last} ({bounds})"
         click.echo(f"the ledger parts from its checkpoints {where}")
     elif report.ok:
         after = report.unvouched

@@ -34,6 +34,9 @@ def _rolled_back(tmp_path: Path) -> tuple[Path, str]:
 
 
 ROLLED = ": FAILS: the ledger ends at position 9, before 18: an older copy put back, or cut short"
+#: the ledger (head 9) rolled back from its checkpoint at 18: no row 10 to part at
+AFTER_HEAD = ("the ledger parts from its checkpoints after its head (position 9): checkpoint "
+              "18 is beyond it, rows 10-18 missing (an older copy put back, or cut short)")
 
 
 def test_chat_around_a_pasted_line_is_passed_over(tmp_path: Path) -> None:
@@ -44,7 +47,7 @@ def test_chat_around_a_pasted_line_is_passed_over(tmp_path: Path) -> None:
     assert out.splitlines()[1:] == [
         "derived tables: as the events' replay gives them (13 rows)",
         f"checkpoint {chat}:2 b {line.split()[3][:19]}… at {line.split()[4]}{ROLLED}",
-        "the ledger parts from its checkpoints at position 10"]
+        AFTER_HEAD]
     none = write(tmp_path / "none.txt", "Bob: nice hand\nAnn: handledger checkpoint, later\n")
     assert cli(db, "verify", "--against", str(none)) == (
         2, "", f"error: {none}: holds no checkpoint (a JSON record, a chat line or POS:HASH)\n")
@@ -57,13 +60,15 @@ def test_a_whole_line_pasted_as_the_argument(tmp_path: Path) -> None:
     assert out.splitlines()[1:] == [
         "derived tables: as the events' replay gives them (13 rows)",
         f"checkpoint (the line given) b {line.split()[3][:19]}… at {line.split()[4]}{ROLLED}",
-        "the ledger parts from its checkpoints at position 10"]
+        AFTER_HEAD]
     Path(f"{db}.checkpoints").unlink()  # no record marks the rows: the line only bounds it
     code, out, err = cli(db, "verify", "--against", line)
     assert code == 1 and out.splitlines()[-1] == (
-        "the ledger parts from its checkpoints between positions 1 and 10 (no record given or "
-        "beside the ledger marks the rows between: a pasted line or POS:HASH only bounds it; "
-        "the records `checkpoint` appends name the row)")
+        "the ledger parts from its checkpoints between positions 1 and 9, or after its head "
+        "(position 9): checkpoint 18 is beyond it, rows 10-18 missing (an older copy put "
+        "back, or cut short) (no record given or beside the ledger marks the rows between: a "
+        "pasted line or POS:HASH only bounds it; the records `checkpoint` appends name the "
+        "row)")
 
 
 def _signed_rolled_back(tmp_path: Path, monkeypatch) -> tuple[Path, str]:  # noqa: ANN001

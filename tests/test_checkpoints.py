@@ -239,9 +239,17 @@ def test_an_older_copy_put_back_is_a_rollback(run, db: str, tmp_path: Path,
     assert result.exit_code == 1
     assert f"the ledger ends at position 3696, before {grown}" in result.output
     assert result.output.splitlines()[-1] == (
-        "the ledger parts from its checkpoints at position 3697")
+        f"the ledger parts from its checkpoints after its head (position 3696): checkpoint "
+        f"{grown} is beyond it, rows 3697-{grown} missing (an older copy put back, or cut "
+        "short)")
     pasted = run("verify", "--against", f"{grown}:{'ab' * 12}")
-    assert pasted.exit_code == 1 and "between positions 1 and 3697" in pasted.output
+    assert pasted.exit_code == 1
+    assert pasted.output.splitlines()[-1] == (  # no position 3697: the ledger ends at 3696
+        f"the ledger parts from its checkpoints between positions 1 and 3696, or after its "
+        f"head (position 3696): checkpoint {grown} is beyond it, rows 3697-{grown} missing (an "
+        "older copy put back, or cut short) (no record given or beside the ledger marks the "
+        "rows between: a pasted line or POS:HASH only bounds it; the records `checkpoint` "
+        "appends name the row)")
 
 
 def test_another_ledger_parts_at_position_1(run, db: str, checkpointed: Path) -> None:
@@ -310,6 +318,14 @@ def test_an_unknown_key_is_said_and_a_false_name_fails(
     assert result.exit_code == 1
     assert (f"FAILS: the ledger extends its head, but signed as 'ann' with key {fingerprint}, "
             "not with the key 'ann' has here") in result.output
+    position = signed[2].split()[3].split(":")[0]
+    result = run("verify", "--keys", str(elsewhere))  # the ledger's own checkpoints file
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (  # nowhere to part: the hint is the key's
+        f"checkpoints {Path(db).name}.checkpoints: 1, 1 FAIL: {position} (line 1): the ledger "
+        f"extends its head, but signed as 'ann' with key {fingerprint}, not with the key "
+        "'ann' has here (the key directory holds another key as 'ann': `handledger key list` "
+        "shows its fingerprint, `handledger key show ann` its public key)")
     public = run("key", "show", "ann").output.strip()
     assert run("key", "add", "annie", public, "--keys", str(elsewhere)).exit_code == 0
     listed = run("key", "list", "--keys", str(elsewhere)).output.splitlines()
@@ -488,6 +504,10 @@ def test_the_last_hand_deleted_and_the_head_moved_parts_where_it_stood(
     _only_the_file_tells(run, db)
     result = run("verify", "--against", f"{db}.checkpoints")
     assert result.exit_code == 1
+    end = len(stored(db))  # the rows after the hand moved down: its last row is not meta's
+    assert (f"FAILS: the ledger ends at position {end}, before {len(rows)}, and parts from it "
+            f"at row {first} (by its marks): rewritten there, or another ledger"
+            ) in result.output.splitlines()[-2]
     assert result.output.splitlines()[-1] == (
         f"the ledger parts from its checkpoints at position {first} ("
         f"{stored(db)[first - 1][1]} seq {stored(db)[first - 1][4]})")

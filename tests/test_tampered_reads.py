@@ -213,3 +213,197 @@ def test_report_of_an_intact_ledger_says_nothing_of_the_chain(run, db: str, temp
     assert result.exit_code == 0
     assert not result.output.startswith("warning")
     assert "hash chain breaks" not in (site / "index.html").read_text()
+
+
+@pytest.mark.parametrize(("size", "said"), [
+    (100, "cut short: 100 bytes, where DuckDB's file starts with 3 headers of 4096 bytes: it "
+          "ends inside header 0 (bytes 0-4095); the rest of header 0, headers 1-2 and every "
+          "block missing"),
+    (4096, "cut short: 4096 bytes, where DuckDB's file starts with 3 headers of 4096 bytes: "
+           "it ends after header 0; headers 1-2 and every block missing"),
+    (8192, "cut short: 8192 bytes, where DuckDB's file starts with 3 headers of 4096 bytes: "
+           "it ends after header 1; header 2 and every block missing"),
+    (12288, "cut short: 12288 bytes, its 3 headers of 4096 bytes and no block of 262144 "
+            "bytes, where DuckDB reads block 0 (bytes 12288-274431): block 0 and every block "
+            "after it missing"),
+])
+def test_every_read_names_a_cut_duckdb_cannot_open(run, db: str, template: Path, size: int,
+                                                   said: str) -> None:
+    """A file cut inside or right after its headers (DuckDB cannot open it: its own words
+    are ``Could not read enough bytes``) is named by its size, where it ends and what is
+    missing, by every read and by verify."""
+    copy_ledger(template, Path(db))
+    Path(db).write_bytes(Path(db).read_bytes()[:size])
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: {said}")
+
+
+def test_every_read_names_a_cut_on_a_block_boundary(run, db: str, template: Path) -> None:
+    """Cut right after block 0 (the catalog's): the file is a whole number of blocks, and
+    the open reads the meta table's rows from block 1, which the cut took."""
+    copy_ledger(template, Path(db))
+    assert _block_of(db, "meta") == 1
+    Path(db).write_bytes(Path(db).read_bytes()[:FIRST + BLOCK])
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: cut short: 274432 bytes, its 3 "
+                                 "headers of 4096 bytes and block 0 of 262144 bytes, where "
+                                 "DuckDB reads block 1 (bytes 274432-536575): block 1 and "
+                                 "every block after it missing")
+
+
+@pytest.mark.parametrize(("table", "block", "held"), [
+    (None, 0, "the file's catalog, which DuckDB reads at every open"),
+    ("meta", 1, "rows of meta"),
+])
+def test_a_block_every_open_reads_is_named_with_what_it_holds(
+        run, db: str, template: Path, table: str | None, block: int, held: str) -> None:
+    """8 bytes garbled in the catalog's block (DuckDB's open fails on it) or in the meta
+    table's (every open reads it): every read and verify name the block, its bytes and what
+    it holds, not DuckDB's words for a failed checksum."""
+    copy_ledger(template, Path(db))
+    with duckdb.connect(db, read_only=True) as con:
+        catalog = con.execute("SELECT block_id FROM pragma_metadata_info()").fetchone()[0]
+    assert (catalog if table is None else _block_of(db, table)) == block
+    with open(db, "r+b") as f:
+        f.seek(FIRST + block * BLOCK + 1000)
+        f.write(b"TAMPERED")
+    start = FIRST + block * BLOCK
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: its block {block} (bytes {start}-"
+                                 f"{start + BLOCK - 1}) fails its checksum (it holds {held})")
+
+
+def test_verify_names_a_damaged_block_holding_no_rows_and_no_catalog(run, db: str,
+                                                                      template: Path) -> None:
+    copy_ledger(template, Path(db))
+    with duckdb.connect(db, read_only=True) as con:
+        used = {con.execute("SELECT block_id FROM pragma_metadata_info()").fetchone()[0]}
+        for (table,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall():
+            used |= {r[0] for r in con.execute(
+                "SELECT block_id FROM pragma_storage_info(?)", [table]).fetchall()}
+    assert 2 not in used
+    with open(db, "r+b") as f:
+        f.seek(FIRST + 2 * BLOCK + 1000)
+        f.write(b"TAMPERED")
+    result = run("verify")
+    assert (result.exit_code, result.output) == (
+        1, f"corrupt: ledger {db} is corrupt: its block 2 (bytes 536576-798719) fails its "
+           "checksum (it holds no table's rows: an index or a free block)\n")
+
+
+_KILLED_WRITER = """
+import os, signal, sys
+import duckdb
+con = duckdb.connect(sys.argv[1])
+con.execute("SET checkpoint_threshold = '1GB'")  # the rows stay in the log
+con.execute("CREATE TABLE scratch AS SELECT range AS i FROM range(50000)")
+con.execute("DROP TABLE scratch")
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _killed_after_commit(db: str) -> Path:
+    """A writer killed after its commits: the log holds them, never copied into the file."""
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, "-c", _KILLED_WRITER, db], check=False)
+    wal = Path(f"{db}.wal")
+    assert wal.stat().st_size > 100_000
+    return wal
+
+
+def test_a_whole_write_ahead_log_is_replayed_and_said_nothing_of(run, db: str,
+                                                                  template: Path) -> None:
+    copy_ledger(template, Path(db))
+    _killed_after_commit(db)
+    result = run("verify")
+    assert result.exit_code == 0 and result.output.startswith("ok: ")
+
+
+@pytest.mark.parametrize("cut", ["cut", "garbled"])
+def test_a_write_ahead_log_duckdb_does_not_replay_is_named_and_kept(
+        run, db: str, template: Path, cut: str) -> None:
+    """A log cut short (1000 bytes: its first entry's end is gone) or overwritten with
+    bytes that are no entry: DuckDB replays none of it and says nothing; every read and
+    verify name it, and a write refuses before its checkpoint would discard it."""
+    copy_ledger(template, Path(db))
+    wal = _killed_after_commit(db)
+    data = wal.read_bytes()
+    wal.write_bytes(data[:1000] if cut == "cut" else bytes(range(256)) * 4)
+    line = (f"ledger {db} is corrupt: its write-ahead log {db}.wal holds 1000 bytes, of which "
+            "DuckDB replays 0 bytes: cut short, or not this file's log; its rows are not read, "
+            "and a write would discard them: keep a copy of both files")
+    if cut == "garbled":
+        line = line.replace("1000 bytes", "1024 bytes")
+    _every_read_refuses(run, db, line)
+    before = _files(db)
+    result = run("session", "open", "zz")
+    assert (result.exit_code, result.output) == (2, f"error: {line}\n")
+    assert _files(db) == before
+
+
+def test_a_newer_copys_write_ahead_log_is_named(run, db: str, template: Path,
+                                                  tmp_path: Path) -> None:
+    """The log of a copy of the ledger that went on (a session opened, then its writer
+    killed) beside the ledger as it was: DuckDB refuses to replay it."""
+    other = str(tmp_path / "other.duckdb")
+    copy_ledger(template, Path(other))
+    copy_ledger(template, Path(db))
+    assert run("--db", other, "session", "open", "zz").exit_code == 0
+    Path(f"{db}.wal").write_bytes(_killed_after_commit(other).read_bytes())
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: its write-ahead log {db}.wal "
+                                 "follows checkpoint 4 of this file, which holds its "
+                                 "checkpoint 3: an older copy of the file put back beside a "
+                                 "newer log: keep a copy of both files")
+    before = _files(db)
+    result = run("session", "open", "yy")
+    assert result.exit_code == 2 and "follows checkpoint 4" in result.output
+    assert _files(db) == before
+
+
+def test_another_files_write_ahead_log_is_named(run, db: str, template: Path,
+                                                tmp_path: Path) -> None:
+    copy_ledger(template, Path(db))
+    other = str(tmp_path / "other.duckdb")  # a new DuckDB file, not a copy of the ledger
+    Path(f"{db}.wal").write_bytes(_killed_after_commit(other).read_bytes())
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: its write-ahead log {db}.wal is "
+                                 "not this file's log (DuckDB: WAL does not match database "
+                                 "file): keep a copy of both files")
+
+
+def test_a_file_cut_by_its_last_block_names_the_block_missing(run, db: str,
+                                                               template: Path) -> None:
+    """DuckDB opens it (its catalog and the meta rows are before the cut): verify names the
+    cut by the blocks the tables' rows are in, a read of the lost block by where it reads."""
+    copy_ledger(template, Path(db))
+    blocks = (Path(db).stat().st_size - FIRST) // BLOCK
+    assert _block_of(db, "session_players") == blocks - 1 == 21
+    Path(db).write_bytes(Path(db).read_bytes()[:FIRST + 21 * BLOCK])
+    result = run("verify")
+    assert (result.exit_code, result.output) == (
+        1, f"corrupt: ledger {db} is corrupt: cut short: 5517312 bytes, 21 blocks, where its "
+           "rows are in blocks up to 21: block 21 missing\n")
+    result = run("sql", "SELECT count(*) AS n FROM session_players")
+    assert (result.exit_code, result.output) == (
+        2, f"error: ledger {db} is corrupt: cut short: 5517312 bytes, its 3 headers of 4096 "
+           "bytes and blocks 0-20 of 262144 bytes, where DuckDB reads block 21 (bytes "
+           "5517312-5779455): block 21 and every block after it missing\n")
+
+
+def test_a_log_put_back_after_a_write_without_it_is_named_and_kept(run, db: str,
+                                                                   template: Path) -> None:
+    """The log moved away after a kill (it follows the file's checkpoint 3), a write made
+    (DuckDB's checkpoint 4), the log put back: every read and verify name it, a write
+    refuses it."""
+    copy_ledger(template, Path(db))
+    wal = _killed_after_commit(db)
+    kept = wal.read_bytes()
+    wal.unlink()
+    assert run("session", "open", "zz").exit_code == 0
+    wal.write_bytes(kept)
+    line = (f"ledger {db} is corrupt: its write-ahead log {db}.wal precedes checkpoint 4 of "
+            "this file (it follows its checkpoint 3): the file written since without it (the "
+            "log moved away and put back): keep a copy of both files")
+    _every_read_refuses(run, db, line)
+    before = _files(db)
+    result = run("session", "open", "yy")
+    assert (result.exit_code, result.output) == (2, f"error: {line}\n")
+    assert _files(db) == before

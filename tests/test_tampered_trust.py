@@ -135,9 +135,9 @@ def test_the_clean_audit_of_a_tampered_ledger_claims_only_the_books(run, tampere
 
 def test_a_corrupt_block_is_refused_by_checkpoint_and_replay(run, db: str, template: Path
                                                               ) -> None:
-    """64 bytes of 0xFF in the events' first block: verify names the block (in DuckDB's
-    words, as its checksum and DuckDB's agree there), and so do checkpoint and replay,
-    refusing it."""
+    """64 bytes of 0xFF in the events' first block: verify names the block, its bytes and
+    what it holds (DuckDB's read of the events meets it first), and so do checkpoint and
+    replay, refusing it."""
     copy_ledger(template, Path(db))
     with duckdb.connect(db, read_only=True) as con:
         block = con.execute("SELECT min(block_id) FROM pragma_storage_info('events')"
@@ -146,12 +146,11 @@ def test_a_corrupt_block_is_refused_by_checkpoint_and_replay(run, db: str, templ
         f.seek(FIRST + block * BLOCK + 5000)
         f.write(b"\xff" * 64)
     before = _files(db)
-    result = run("verify")  # DuckDB's words: the block that holds events is the one both read
-    assert result.exit_code == 1
-    damaged = result.output.removeprefix("corrupt: ").removesuffix("\n")
-    assert damaged.startswith(f"ledger {db} is corrupt: Corrupt database file: computed "
-                              "checksum ") and damaged.endswith(
-        f"in block at location {FIRST + block * BLOCK}")
+    start = FIRST + block * BLOCK
+    damaged = (f"ledger {db} is corrupt: its block {block} (bytes {start}-{start + BLOCK - 1})"
+               " fails its checksum (it holds rows of events)")
+    result = run("verify")
+    assert (result.exit_code, result.output) == (1, f"corrupt: {damaged}\n")
     result = run("checkpoint")
     assert (result.exit_code, result.output) == (2, f"error: {damaged}: {CHECKPOINT}{VERIFY}")
     result = run("replay")  # it meets the block reading the players' names first

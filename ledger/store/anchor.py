@@ -92,6 +92,14 @@ class AnchorReport:
         return all(v.ok for v in self.verdicts)
 
     @property
+    def beyond(self) -> int | None:
+        """The highest position of a checkpoint the ledger does not extend because it ends
+        before it (its head ``end`` is before the checkpoint: rolled back to an older copy,
+        or cut short); None when no checkpoint is beyond its head."""
+        return max((v.checkpoint.position for v in self.verdicts
+                    if not v.extended and v.checkpoint.position > self.end), default=None)
+
+    @property
     def unvouched(self) -> tuple[int, int] | None:
         """(first, last) positions of the rows after the latest checkpoint, which none of them
         vouches for (a row appended since, rightly or not); None when there are none."""
@@ -414,8 +422,14 @@ class OwnCheckpoints:
         for _, line in self.damaged:
             said += (f"; line {line.line} {'FAILS' if not line.last else 'not checked'}: "
                      f"{line.said()}")
-        if not self.ok:
+        if self.report.parts is not None or self.altered:
             said += f" (`handledger verify --against {self.file}` says where the ledger parts)"
+        mismatched = sorted({v.checkpoint.signer for v in failing
+                             if v.signature == "bad" and v.checkpoint.signer})
+        for name in mismatched:  # the key held here as the signer's name is another
+            said += (f" (the key directory holds another key as {name!r}: `handledger key "
+                     f"list` shows its fingerprint, `handledger key show {name}` its public "
+                     "key)")
         return f"{head}, {said}"
 
 

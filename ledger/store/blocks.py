@@ -18,12 +18,13 @@ then not DuckDB's (a storage format this module does not know), and never a fals
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from ledger.model.errors import LedgerCorrupt
-from ledger.store.cutshort import HEADER, HEADERS, ends_inside_block
+from ledger.store.cutshort import HEADER, HEADERS, ends_inside_block, header_block_size
 from ledger.store.duck import duckdb
 from ledger.store.rawfile import reader
 
@@ -145,9 +146,9 @@ def check_blocks(path: str, con: Any, *, read_next: Collection[str] = ()) -> Non
 def _refuse(path: str, con: Any, block_size: int, damage: Damage,
             database: str | None = None) -> None:
     """Raise the refusal of the ``damage`` :func:`damaged_block` found, naming the header or
-    the block, its bytes and the tables it holds; a block holding rows that DuckDB reads
-    sound (every table read whole on ``con``) is no damage: the reading would be wrong, and
-    nothing is raised.
+    the block, its bytes and what it holds (:func:`holding`); a block holding rows that
+    DuckDB reads sound (every table read whole on ``con``) is no damage: the reading would be
+    wrong, and nothing is raised.
 
     Raises:
         LedgerCorrupt: as :func:`check_blocks` says it.
@@ -157,10 +158,8 @@ def _refuse(path: str, con: Any, block_size: int, damage: Damage,
         what = f"header {damage.header} (byte {damage.offset}) fails its checksum"
     else:
         held = holders(con, damage.block, database)
-        what = (f"block {damage.block} (bytes {damage.offset}-"
-                f"{damage.offset + block_size - 1}) fails its checksum ("
-                + (f"it holds rows of {', '.join(held)})" if held else "it holds no "
-                   "table's rows: an index, the catalog or a free block)"))
+        what = _failing(damage.block, damage.offset, block_size,
+                        holding(con, damage.block, database))
     corrupt = LedgerCorrupt(f"ledger {path} is corrupt: its {what}")
     if held:
         try:  # rows DuckDB reads sound are not damaged: the reading would be wrong
@@ -169,6 +168,72 @@ def _refuse(path: str, con: Any, block_size: int, damage: Damage,
             raise corrupt from e
         return
     raise corrupt
+
+
+def _failing(block: int, offset: int, block_size: int, held: str) -> str:
+    """``block N (bytes A-B) fails its checksum (it holds …)``."""
+    return (f"block {block} (bytes {offset}-{offset + block_size - 1}) fails its checksum "
+            f"({held})")
+
+
+def holding(con: Any | None, block: int, database: str | None = None) -> str:
+    """What ``block`` of the file holds, as a refusal words it: ``it holds rows of …`` (the
+    tables whose columns have data there, :func:`holders`), ``it holds the file's catalog``
+    (a metadata block: the tables, their columns and where their rows are), ``it holds no
+    table's rows: an index or a free block``; with no ``con`` (DuckDB failed opening the
+    file, which reads the catalog alone) ``it holds the file's catalog, which DuckDB reads
+    at every open``; ``DuckDB cannot say what it holds`` when its queries fail.
+    ``database``: the name ``con`` knows the file by (default: its current database)."""
+    if con is None:
+        return "it holds the file's catalog, which DuckDB reads at every open"
+    try:
+        tables = _tables(con, database)
+        prefix = "" if database is None else f'"{database}".'
+        held = [name for name in tables if con.execute(
+            "SELECT 1 FROM pragma_storage_info(?) WHERE block_id = ? LIMIT 1",
+            [prefix + name, block]).fetchall()]
+        if held:
+            return f"it holds rows of {', '.join(held)}"
+        catalog = con.execute("SELECT 1 FROM pragma_metadata_info(" + (
+            "" if database is None else "?") + ") WHERE block_id = ? LIMIT 1",
+            ([] if database is None else [database]) + [block]).fetchall()
+    except duckdb.Error:
+        return "DuckDB cannot say what it holds"
+    if catalog:
+        return "it holds the file's catalog"
+    return "it holds no table's rows: an index or a free block"
+
+
+_LOCATION = re.compile(r"checksum.* in block at location (\d+)")
+
+
+def failed_checksum(path: str, con: Any | None, text: str) -> str | None:
+    """``its block N (bytes A-B) fails its checksum (it holds …)`` for DuckDB's ``text`` of
+    a block failing its checksum (``… in block at location L``) in the file at ``path``,
+    the block size read from its header (:func:`ledger.store.cutshort.header_block_size`);
+    ``con``: a connection to the file (None: its open failed), asked what the block holds
+    (:func:`holding`). None when ``text`` names no location, or the block there in
+    ``path`` passes this module's checksum (the block is then another file's): DuckDB's
+    text stands.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    found = _LOCATION.search(text)
+    if found is None:
+        return None
+    offset = int(found.group(1))
+    start = HEADER * HEADERS
+    block_size = header_block_size(path)
+    if block_size is None or offset < start or (offset - start) % block_size:
+        return None
+    with open(path, "rb") as f:
+        f.seek(offset)
+        data = f.read(block_size)
+    if len(data) < block_size or _sound(data):
+        return None
+    block = (offset - start) // block_size
+    return "its " + _failing(block, offset, block_size, holding(con, block))
 
 
 def cut_short(path: str | os.PathLike[str], con: Any, block_size: int,
@@ -198,8 +263,9 @@ def cut_short(path: str | os.PathLike[str], con: Any, block_size: int,
         last = -1 if used is None else int(used)
     if last < held:
         return None
+    missing = f"block {held}" if last == held else f"blocks {held}-{last}"
     return (f"cut short: {size} bytes, {held} blocks, where its rows are in blocks up to "
-            f"{last}")
+            f"{last}: {missing} missing")
 
 
 def _tables(con: Any, database: str | None) -> list[str]:

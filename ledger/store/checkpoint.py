@@ -156,8 +156,11 @@ def parse_lines(lines: Iterable[bytes]) -> tuple[list[tuple[int, Checkpoint]],
 
 def last_row(ledger: Any) -> tuple[int, str]:
     """(position, hash) of the stored row with the highest position, ``(0, GENESIS)`` when
-    there is none: what is stored, whatever ``meta`` says."""
-    rows = ledger.query("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1")
+    there is none: what is stored, whatever ``meta`` says. Not ``ORDER BY position DESC
+    LIMIT 1``: in a file whose last rows were deleted and others appended in their place
+    (by hand), DuckDB's top-N, reopened, returns the last row before the deletion."""
+    rows = ledger.query("SELECT position, hash FROM events"
+                        " WHERE position = (SELECT max(position) FROM events)")
     return (rows[0][0], rows[0][1]) if rows else (0, GENESIS)
 
 

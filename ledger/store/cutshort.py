@@ -9,6 +9,7 @@ that vouch for the rows run.
 from __future__ import annotations
 
 import os
+import re
 import struct
 from typing import Any
 
@@ -131,13 +132,61 @@ def header_block_size(path: str | os.PathLike[str]) -> int | None:
     return best[1]
 
 
-def cut_before_open(path: str | os.PathLike[str]) -> str | None:
-    """:func:`ends_inside_block` of the file at ``path`` with the block size its header
-    records (:func:`header_block_size`), for a file DuckDB cannot open (``IO Error: Could
-    not read enough bytes``); None when the file is whole so or its header says no size.
+DEFAULT_BLOCK_SIZE = 262144  #: DuckDB's block size, when the file's headers do not say one
+
+_READ = re.compile(r"attempted to read (\d+) bytes from location (\d+)")
+
+
+def cut_before_open(path: str | os.PathLike[str], text: str = "") -> str | None:
+    """What a file DuckDB cannot read whole (``text``, its ``IO Error: Could not read enough
+    bytes … attempted to read N bytes from location L``) lacks, naming the cut: its size,
+    where it ends (inside which header, after which block) and what is missing (FORMATS.md
+    has no section on DuckDB's layout: the module doc of :mod:`ledger.store.blocks` says
+    it). A file that ends inside a block: :func:`ends_inside_block`'s ``not a whole number of
+    blocks: …`` with the block size its header records (:func:`header_block_size`);
+    otherwise ``cut short: …``. None when the file is as long as DuckDB's read needs (not
+    cut: DuckDB's text stands).
 
     Raises:
         OSError: the file cannot be read.
     """
+    size = os.path.getsize(path)
+    start = HEADER * HEADERS
+    if size < start:
+        return _inside_headers(size)
     block_size = header_block_size(path)
-    return None if block_size is None else ends_inside_block(path, block_size)
+    if block_size is not None:
+        inside = ends_inside_block(path, block_size)
+        if inside is not None:
+            return inside
+    read = _READ.search(text)
+    wanted = int(read.group(1)) if read else 0
+    at = int(read.group(2)) if read else size
+    if block_size is None:
+        block_size = wanted if at >= start and wanted > 8 and wanted % 8 == 0 \
+            else DEFAULT_BLOCK_SIZE
+    if at + wanted <= size and read:
+        return None
+    held = (size - start) // block_size
+    whole = "no block" if held == 0 else (
+        "block 0" if held == 1 else f"blocks 0-{held - 1}")
+    block = max((at - start) // block_size, held)
+    missing = (f"block {held} and every block after it" if block == held else
+               f"blocks {held}-{block} and every block after them")
+    return (f"cut short: {size} bytes, its {HEADERS} headers of {HEADER} bytes and {whole} "
+            f"of {block_size} bytes, where DuckDB reads block {block} (bytes "
+            f"{start + block * block_size}-{start + (block + 1) * block_size - 1}): "
+            f"{missing} missing")
+
+
+def _inside_headers(size: int) -> str:
+    """``cut short: …`` of a file of ``size`` bytes, fewer than its three headers'."""
+    header, part = divmod(size, HEADER)
+    where = (f"inside header {header} (bytes {header * HEADER}-{(header + 1) * HEADER - 1})"
+             if part else f"after header {header - 1}" if header else "with no byte")
+    after = header + 1 if part else header
+    rest = ([f"the rest of header {header}"] if part else []) + (
+        [] if after >= HEADERS else [f"header {after}"] if after == HEADERS - 1
+        else [f"headers {after}-{HEADERS - 1}"])
+    return (f"cut short: {size} bytes, where DuckDB's file starts with {HEADERS} headers of "
+            f"{HEADER} bytes: it ends {where}; {', '.join(rest)} and every block missing")

@@ -35,8 +35,8 @@ def head_apart(con: Any, head: tuple[int, str] | None) -> VerifyReport | None:
     """
     if head is None:
         return None
-    found = con.execute("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1"
-                        ).fetchall()
+    found = con.execute("SELECT position, hash FROM events WHERE position ="  # as last_row
+                        " (SELECT max(position) FROM events)").fetchall()
     if not found:
         return None
     last = (int(found[0][0]), str(found[0][1]))
