@@ -386,24 +386,3 @@ def test_a_file_cut_by_its_last_block_names_the_block_missing(run, db: str,
         2, f"error: ledger {db} is corrupt: cut short: 5517312 bytes, its 3 headers of 4096 "
            "bytes and blocks 0-20 of 262144 bytes, where DuckDB reads block 21 (bytes "
            "5517312-5779455): block 21 and every block after it missing\n")
-
-
-def test_a_log_put_back_after_a_write_without_it_is_named_and_kept(run, db: str,
-                                                                   template: Path) -> None:
-    """The log moved away after a kill (it follows the file's checkpoint 3), a write made
-    (DuckDB's checkpoint 4), the log put back: every read and verify name it, a write
-    refuses it."""
-    copy_ledger(template, Path(db))
-    wal = _killed_after_commit(db)
-    kept = wal.read_bytes()
-    wal.unlink()
-    assert run("session", "open", "zz").exit_code == 0
-    wal.write_bytes(kept)
-    line = (f"ledger {db} is corrupt: its write-ahead log {db}.wal precedes checkpoint 4 of "
-            "this file (it follows its checkpoint 3): the file written since without it (the "
-            "log moved away and put back): keep a copy of both files")
-    _every_read_refuses(run, db, line)
-    before = _files(db)
-    result = run("session", "open", "yy")
-    assert (result.exit_code, result.output) == (2, f"error: {line}\n")
-    assert _files(db) == before

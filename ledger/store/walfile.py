@@ -74,24 +74,19 @@ _ITERATIONS = re.compile(r"File checkpoint iteration: (\d+), WAL checkpoint iter
 
 def not_replayed(path: str, text: str) -> str | None:
     """The refusal's text for DuckDB's ``text`` of a log it refuses to replay (``Failure
-    while replaying WAL file``, ``… WAL checkpoint iteration …``): another file's log, one
-    written after a later checkpoint of this file than the file holds (an older copy of the
-    file put back beside a newer log), or before the file's last checkpoint (the file written
-    without it since); None when ``text`` is no such refusal."""
-    iterations = _ITERATIONS.search(text)
-    if "Failure while replaying WAL file" not in text and iterations is None:
+    while replaying WAL file``): another file's log, or one written after a later checkpoint
+    of this file than the file holds (an older copy of the file put back beside a newer
+    log); None when ``text`` is no such refusal."""
+    if "Failure while replaying WAL file" not in text:
         return None
     wal = f"{path}.wal"
+    iterations = _ITERATIONS.search(text)
     if "WAL does not match database file" in text:
         why = "is not this file's log (DuckDB: WAL does not match database file)"
-    elif iterations is not None and int(iterations.group(2)) > int(iterations.group(1)):
+    elif iterations is not None:
         why = (f"follows checkpoint {iterations.group(2)} of this file, which holds its "
                f"checkpoint {iterations.group(1)}: an older copy of the file put back beside "
                "a newer log")
-    elif iterations is not None:
-        why = (f"precedes checkpoint {iterations.group(1)} of this file (it follows its "
-               f"checkpoint {iterations.group(2)}): the file written since without it (the "
-               "log moved away and put back)")
     else:
         why = "cannot be replayed (DuckDB: " + text.rsplit('": ', 1)[-1].strip() + ")"
     return f"ledger {path} is corrupt: its write-ahead log {wal} {why}: keep a copy of both files"
