@@ -52,18 +52,7 @@ from ledger.model.errors import (
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
-from ledger.store import (
-    blocks,
-    chainsql,
-    cutshort,
-    duck,
-    headcheck,
-    landing,
-    rawfile,
-    shape,
-    spill,
-    walfile,
-)
+from ledger.store import blocks, chainsql, cutshort, duck, headcheck, landing, rawfile, shape, spill
 from ledger.store.appended import Appended
 from ledger.store.chain import (
     GENESIS,
@@ -323,52 +312,10 @@ class Ledger:
             raise self._translate(e) from e
 
     def _connect(self, read_only: bool) -> duckdb.DuckDBPyConnection:
-        """The file opened; first, for a write, its write-ahead log checked by a read-only
-        open when it holds bytes (:meth:`_log_replayed`), which the writing open's
-        checkpoint would otherwise discard unread.
-
-        Raises:
-            LedgerCorrupt: a log DuckDB does not replay whole (:mod:`ledger.store.walfile`).
-            LedgerError: another DuckDB error, translated.
-        """
-        if not read_only and self.path != ":memory:" and walfile.logged_bytes(self.path):
-            self._log_replayed()
         try:
-            con = duck.connect(self.path, read_only=read_only)
+            return duck.connect(self.path, read_only=read_only)
         except duckdb.Error as e:
             raise self._translate(e) from e
-        if read_only:
-            try:
-                walfile.check_replayed(self.path, con)
-            except LedgerCorrupt:
-                con.close()
-                raise
-            except duckdb.Error as e:
-                con.close()
-                raise self._translate(e) from e
-        return con
-
-    def _log_replayed(self) -> None:
-        """The write-ahead log beside the file checked by a read-only open, closed again
-        (:func:`ledger.store.walfile.check_replayed`); nothing when the file cannot be
-        opened so now (another process writing it owns its log; this process has it open).
-
-        Raises:
-            LedgerCorrupt: the log is not replayed whole, or is not the file's.
-        """
-        try:
-            con = duck.connect(self.path, read_only=True)
-        except duckdb.Error as e:
-            error = self._translate(e)
-            if isinstance(error, LedgerCorrupt):
-                raise error from e
-            return
-        try:
-            walfile.check_replayed(self.path, con)
-        except duckdb.Error as e:
-            raise self._translate(e) from e
-        finally:
-            con.close()
 
     @classmethod
     def memory(cls) -> Ledger:
@@ -1182,9 +1129,6 @@ class Ledger:
                                   "lone surrogate): a ledger holds UTF-8 text only")
         if "read-only" in text:
             return LedgerError(f"ledger {self.path} is open read-only")
-        refused = walfile.not_replayed(self.path, text)
-        if refused is not None:
-            return LedgerCorrupt(refused)
         if isinstance(e, _BROKEN_STORAGE) or any(sign in text for sign in _CORRUPT_TEXTS):
             return LedgerCorrupt(f"ledger {self.path} is corrupt: {self._damage(text)}")
         return LedgerError(f"ledger {self.path}: database error: {text}")
