@@ -126,6 +126,7 @@ def refusals_named(names: Callable[[], Names]) -> Iterator[None]:
     try:
         yield
     except LedgerError as exc:
-        with suppress(LedgerError):
-            exc.message = names()(exc.message)
+        if not exc.as_typed:  # one naming the ids and names typed keeps them
+            with suppress(LedgerError):
+                exc.message = names()(exc.message)
         raise

@@ -56,7 +56,7 @@ def test_a_hand_starts_with_nothing_put_in_nor_dealt() -> None:
     assert state.cards == Cards({p: [] for p in players}, {p: [] for p in players}, [[]],
                                 set(), {}, set(), {}, {}, set(), 0)
     assert (state.folded, state.all_in, state.dead, state.payouts) == (set(), set(), {}, [])
-    assert (state.runs, state.rake, state.last_round) == (1, None, (None, None))
+    assert (state.runs, state.rake, state.last_round) == (0, None, (None, None))  # no d rc yet
     assert state.seat == {p: state.order.index(p) for p in players}
     assert (state.fixed, state.half_bet, state.cap) == (False, False, 4)  # RULES.md §1.8
 

@@ -51,6 +51,7 @@ def _quarters(tmp: Path, db: Path) -> Path:
     for line in out.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         row["hand"] = "q-3"
+        row.pop("source_key", None)  # another hand: not the PHH file's hand the key names
         if "hand" in row["event"]:
             row["event"]["hand"] = "q-3"
         if row["event"]["type"] == "hand_started":

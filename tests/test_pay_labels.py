@@ -15,7 +15,7 @@ def test_pay_takes_the_label_balances_prints_and_refuses_one_that_disagrees(user
     ``TA (gE4aE_Yhc3)``). The labels pay as the ids do; ``TA (BfS83Cedu3)`` is refused."""
     assert user("import", str(CT1))[0] == 0
     assert user("pay", S, "Qapurjsa9 (BfS83Cedu3)", "TA (gE4aE_Yhc3)", "1") == (
-        0, f"{S}: BfS83Cedu3 paid gE4aE_Yhc3 1 (entry 11)\n", "")
+        0, f"{S}: Qapurjsa9 paid TA 1 (entry 11)\n", "")  # named as balances names them
     assert user("history", "--session", S)[1].splitlines()[-1].endswith(
         'payment {"payer":"BfS83Cedu3","payee":"gE4aE_Yhc3","amount_minor":1}')
     assert user("pay", S, "TA (BfS83Cedu3)", "Anvjfbmj2", "1") == (

@@ -186,7 +186,8 @@ def test_real_logs_read_without_errors_and_events_validate(path: Path) -> None:
                 ("OjtkunxseAbye (r6R7wIH3qS)", "599", "1071"),
                 ("yfg (R2MwqIZu29)", "2445", "2408"))]
         assert all(isinstance(e, StoredFinding) and e.message.endswith(
-            "after hand #31 and the session lines (hands #32-#47 are not in the log)")
+            "after hand #31 and the session lines (hands #32-#47 are not in the log); amounts "
+            "in chips of 0.01")
             for e in game.errors)
     else:
         assert game.errors == []

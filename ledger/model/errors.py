@@ -24,7 +24,17 @@ def quoted(text: str) -> str:
 
 class LedgerError(Exception):
     """Root of handledger's errors. ``where()`` renders the known location fields (a session
-    row of an event file names its ``session`` where a hand row names its ``hand``)."""
+    row of an event file names its ``session`` where a hand row names its ``hand``).
+    ``as_typed``: the message names players by the ids and names the user typed on purpose
+    (which of them are one player), so a command that renames platform ids in its refusals
+    leaves it as it is (:meth:`keeping_names`)."""
+
+    as_typed: bool = False
+
+    def keeping_names(self) -> LedgerError:
+        """This error, marked ``as_typed``; returns self."""
+        self.as_typed = True
+        return self
 
     def __init__(
         self,

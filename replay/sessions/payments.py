@@ -152,7 +152,7 @@ def _two_players(payer: str, payee: str, session: str, names: Mapping[str, str])
             raise MalformedInput(
                 f"pay {session}: {pid} and {name} are one player, {name} ({pid}): a payment "
                 "needs two different players (another player of that name: name that player by "
-                "the id); nothing written")
+                "the id); nothing written").keeping_names()
 
 
 def _one_player(payer: str, payee: str, session: str, players: Mapping[str, str]) -> None:
@@ -169,7 +169,7 @@ def _one_player(payer: str, payee: str, session: str, players: Mapping[str, str]
         raise MalformedInput(
             f"pay {session}: {payer} and {payee} are one player, {me} ({' and '.join(others)} "
             f"{said} of {me}: `handledger player alias`): a payment needs two different "
-            "players; nothing written")
+            "players; nothing written").keeping_names()
 
 
 #: A player as the reads label one known by a platform id: ``Name (id)`` (``balances``).
@@ -202,7 +202,7 @@ def labelled(who: str, session: str, known: set[str], names: Mapping[str, str]) 
                                  "in its books" if name in known else "not in its books"))
     raise LedgerError(f"{who}: the name and the id are not the same player of session "
                       f"{session}: {'; '.join(said)}; name the player by the id or by the name; "
-                      "nothing written")
+                      "nothing written").keeping_names()
 
 
 def not_in_books(who: str, session: str, known: set[str],
@@ -222,7 +222,7 @@ def not_in_books(who: str, session: str, known: set[str],
     return LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
                        f"cash-out or hand there; its players: {listed}): {meant}a "
                        "payment settles a session between its players (and "
-                       f"'{HOUSE_WORD}' names the house, who keeps the rake)")
+                       f"'{HOUSE_WORD}' names the house, who keeps the rake)").keeping_names()
 
 
 def beyond_owed(ledger: Any, session: str, state: SessionState, by: str | None,
