@@ -23,6 +23,12 @@ def run(db: Path, *args: str) -> Result:
     return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
 
 
+VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
+NOT_PLACED = (": the row cannot be placed in the log, so nothing of the file was written (the "
+              "lines around it would be read in a guessed order or without it; correct the row "
+              "and import the file again); the file ends there, line {} cut off " + CUT)
+
+
 def _cut(source: Path, size: int, to: Path) -> Path:
     to.write_bytes(source.read_bytes()[:size])
     return to
@@ -48,11 +54,7 @@ def test_phh_cut_short(tmp_path: Path) -> None:
 def test_pokernow_log_cut_short(tmp_path: Path) -> None:
     cut = _cut(CT2, 5000, tmp_path / "cut.csv")
     result = run(tmp_path / "t.duckdb", "import", str(cut))
-    assert result.stderr == (
-        f"error: {cut}:55: row has too few columns: the row cannot be placed in the log, so "
-        "nothing of the file was written (the lines around it would be read in a guessed "
-        "order or without it; correct the row and import the file again); the file ends "
-        f"there, line 55 cut off {CUT}")
+    assert result.stderr == f"error: {cut}:55: row has too few columns" + NOT_PLACED.format(55)
 
 
 def test_a_whole_last_line_says_nothing_of_a_cut(tmp_path: Path) -> None:
@@ -62,12 +64,6 @@ def test_a_whole_last_line_says_nothing_of_a_cut(tmp_path: Path) -> None:
     result = run(tmp_path / "t.duckdb", "import", str(cut))
     assert result.stderr == (
         f"error: {cut}:101, hand PokerStars-35875034981: unknown line '*** S'\n")
-
-
-VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
-NOT_PLACED = (": the row cannot be placed in the log, so nothing of the file was written (the "
-              "lines around it would be read in a guessed order or without it; correct the row "
-              "and import the file again); the file ends there, line {} cut off " + CUT)
 
 
 def test_pokernow_log_cut_in_its_order_column(tmp_path: Path) -> None:

@@ -37,6 +37,7 @@ from ledger.store.streams import cut_hands
 from replay.ingest.cut_posts import facts as _facts
 from replay.ingest.cut_posts import from_pokernow as _pokernow
 from replay.ingest.cut_posts import posts_lacked as _posts_lacked
+from replay.ingest.cut_posts import set_aside
 
 __all__ = ["AMENDED", "BY", "amends", "completes", "completion", "continuation", "cut_hands",
            "disagreement", "earlier_cut", "in_play", "late_shows", "unstored_row", "writes"]
@@ -77,7 +78,7 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
     posts: list[Any] = []
     if lacked is not None:  # cut before its blinds were all posted: those it lacks go in
         at, posts = lacked
-        events = [events[0], *events[1:at], *events[at + len(posts):]]
+        events = set_aside(events, lacked)
     known = _known_later(stored[:-1], events, lacked is not None) if len(events) >= n else ""
     if isinstance(known, str):
         return None
@@ -156,8 +157,7 @@ def disagreement(ledger: Any, batch: Batch) -> str | None:
         return None
     events, lacked = batch.events, _posts_lacked(stored[:-1], batch.events)
     if lacked is not None:
-        at, posts = lacked
-        events = [events[0], *events[1:at], *events[at + len(posts):]]
+        events = set_aside(events, lacked)
     if len(events) < len(stored):  # no more than the cut copy once its posts are put aside
         return ("it has no more events than the ledger's cut copy once the posts that copy "
                 "lacks are set aside")
@@ -185,8 +185,7 @@ def earlier_cut(ledger: Any, batch: Batch) -> bool:
         return False
     lacked = _posts_lacked(cut, stored)
     if lacked is not None:  # cut before its blinds were all posted
-        at, posts = lacked
-        stored = [stored[0], *stored[1:at], *stored[at + len(posts):]]
+        stored = set_aside(stored, lacked)
         if len(stored) <= len(cut):
             return False
     return (lacked is not None or _facts(cut[0]) == _facts(stored[0])) and all(

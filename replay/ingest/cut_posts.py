@@ -69,6 +69,13 @@ def posts_lacked(cut: list[Any], events: list[Any]) -> tuple[int, list[Any]] | N
     return 1 + k, list(events[1 + k:1 + m])
 
 
+def set_aside(events: list[Any], lacked: tuple[int, list[Any]]) -> list[Any]:
+    """``events`` (the longer copy) without the posts the cut copy lacks (``lacked``, as
+    :func:`posts_lacked` gives them): the events the cut copy's are, one for one."""
+    at, posts = lacked
+    return [*events[:at], *events[at + len(posts):]]
+
+
 def _posts(events: list[Any]) -> int:
     """How many ``forced_bet`` events follow a hand's ``hand_started`` (its posts)."""
     n = 0
