@@ -48,6 +48,7 @@ from ledger.model.errors import ChainBroken, LedgerError, MalformedInput
 from ledger.store.chain import GENESIS
 from ledger.store.intact import require_intact
 from ledger.store.outputs import not_the_ledger
+from ledger.store.rolledback import default_file  # ``<ledger file>.checkpoints``
 
 if TYPE_CHECKING:  # a signing take is handed its key store: reading checkpoints loads no
     from ledger.store.keys import KeyStore  # cryptography
@@ -177,11 +178,6 @@ def hash_prefixes(ledger: Any, after: int, upto: int, digits: int) -> str:
     return ledger.query(
         "SELECT coalesce(string_agg(left(hash, $3), '' ORDER BY position), '') FROM events"
         " WHERE position > $1 AND position <= $2", [after, upto, digits])[0][0]
-
-
-def default_file(ledger_path: str) -> Path | None:
-    """``<ledger file>.checkpoints``; None for an in-memory ledger."""
-    return None if ledger_path == ":memory:" else Path(f"{ledger_path}.checkpoints")
 
 
 def ledger_name(ledger_path: str) -> str:

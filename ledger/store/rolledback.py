@@ -26,6 +26,13 @@ if TYPE_CHECKING:
 _CHUNK = 64 * 1024
 
 
+def default_file(ledger_path: str) -> Path | None:
+    """``<ledger file>.checkpoints``, the ledger's own checkpoints file; None for an in-memory
+    ledger. Here, not in :mod:`ledger.store.checkpoint` (which gives it too), so that every
+    append looks for the file without loading that module."""
+    return None if ledger_path == ":memory:" else Path(f"{ledger_path}.checkpoints")
+
+
 def check_not_rolled_back(ledger_path: str, end: int, hash_at: Callable[[int], str | None],
                           refused: str = "nothing written") -> None:
     """Refuse a write to the ledger file ``ledger_path`` whose last stored row is at position
@@ -38,8 +45,6 @@ def check_not_rolled_back(ledger_path: str, end: int, hash_at: Callable[[int], s
             checkpoint of position 4 (row 4 hashes cf85…, not 03e5…): nothing written; run
             `handledger verify --against f.duckdb.checkpoints``` (the file and line named).
     """
-    from ledger.store.checkpoint import default_file
-
     path = default_file(ledger_path)
     if path is None:
         return
@@ -61,11 +66,11 @@ def _last_checkpoint(path: Path) -> tuple[int, Checkpoint] | None:
     """``(byte offset of its line, checkpoint)`` of the last line of ``path`` holding a whole
     checkpoint, read from the file's end; damaged lines and the lines around are passed over;
     None when there is none or the file cannot be read (its readers name that)."""
-    from ledger.store.checkpoint import parse_line
-
     try:
-        if not path.is_file():
+        if not path.is_file():  # the usual case: the checkpoint module is not loaded
             return None
+        from ledger.store.checkpoint import parse_line
+
         with path.open("rb") as file:
             size = file.seek(0, 2)
             tail, start = b"", size
