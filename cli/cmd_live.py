@@ -120,7 +120,10 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
 def _warn(done: Any) -> None:
     """A ``warning:`` line on standard error for each payout an end recorded otherwise than
     the rules award (:attr:`replay.live.acting.Acted.differences`): recorded still
-    (:func:`cli.dispute_text.paid_otherwise_warnings`, as ``correct`` and ``undo`` warn)."""
+    (:func:`cli.dispute_text.paid_otherwise_warnings`, as ``correct`` and ``undo`` warn);
+    nothing, and nothing loaded, for the other actions."""
+    if not done.differences:
+        return
     from cli.dispute_text import paid_otherwise_warnings
 
     names = Names(done.names) if done.names else str

@@ -3,10 +3,10 @@
 renderers (rich, jinja2), the browser driver, Dask, numpy or the key store, nor the Python
 layer of the ``duckdb`` package (the store opens the ledger with DuckDB's compiled module
 alone) or the file readers (``ledger.formats``), and an ``act`` not even the settlement (nor,
-with no checkpoints file, the checkpoints' module); and what they print and store is the hand as the rules have it (a hand checked by hand: blinds
-1/2, an all-in, side pot). ``--help``, which
-loads every command's module, still lists every command and loads neither the event model
-(pydantic) nor DuckDB."""
+with no checkpoints file, the checkpoints' module, nor the words of a warning it has none
+for); and what they print and store is the hand as the rules have it (a hand checked by
+hand: blinds 1/2, an all-in, side pot). ``--help``, which loads every command's module,
+still lists every command and loads neither the event model (pydantic) nor DuckDB."""
 
 from __future__ import annotations
 
@@ -101,6 +101,7 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
     # checkpoints file beside the ledger, the checkpoints' module (the write looks for the file)
     assert not {m for m in modules if m.startswith("ledger.formats")}
     assert "ledger.store.checkpoint" not in modules and "ledger.store.rolledback" in modules
+    assert "cli.dispute_text" not in modules  # a warning's words: for an end paid otherwise
     code, out, modules = _cli_modules(["--db", str(db), "state", "h1"])
     # heads-up, Bob on the button posts the small blind (1), Ann the big (2): both can still
     # bet, so the 3 chips are one pot for both; Ann is dealt, Bob not yet
