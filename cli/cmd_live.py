@@ -15,7 +15,8 @@ top but click: what a command needs is imported inside it (the ledger, the engin
 model), never the renderers, the books or the evaluator's tables (tests/test_live_imports.py).
 The collector is paused while it starts (loading those modules makes many objects and frees
 almost none), and the process ends as soon as the output is out
-(:func:`cli.context.exit_at_once`).
+(:func:`cli.context.exit_at_once`); an action's process leaves it paused to that end
+(:func:`cli.context.one_action`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 
 import click
 
-from cli.context import Context, exit_at_once, refusal
+from cli.context import Context, exit_at_once, one_action, refusal
 from cli.names import Names, refusals_named
 from cli.utf8 import check_utf8
 from ledger.model.errors import (
@@ -72,8 +73,7 @@ def hand() -> None:
 def start(obj: Context, game_code: str, session: str | None, hand_id: str | None,
           **spec: Any) -> None:
     """Start a hand: append hand_started and the forced bets; print the hand id."""
-    exit_at_once()
-    with gc_paused():
+    with one_action():
         from cli import render
         from replay.live import LiveHand
         from replay.live.start import check_new_ledger_start, start_hand
@@ -105,8 +105,7 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
     A player is named as seated or pN, the N-th seat in PHH's order, which starts left of the
     button (p1 the small blind; heads-up the big blind), not the N-th of --seats (stud: the
     --seats order); `state` lists them ("seats as pN: p1 Dee, p2 Ann, p3 Bob")."""
-    exit_at_once()
-    with gc_paused():
+    with one_action():
         from replay.live import act as record
         from replay.live.state import legal_now
 
@@ -146,8 +145,7 @@ def _acted(done: Any, legal_now: Any) -> str:
 @click.pass_obj
 def state_cmd(obj: Context, hand_id: str) -> None:
     """Print HAND's current state: whose turn, pots, stacks, current bet, legal range."""
-    exit_at_once()
-    with gc_paused():
+    with one_action():
         from cli.dispute_text import state_text
         from replay.live import now
 

@@ -6,10 +6,12 @@ Loading those modules makes many objects and frees almost none, so the cyclic ga
 collector is paused meanwhile and what they made is frozen out of later collections
 (``gc.freeze``). A command that asked for it (:func:`cli.context.exit_at_once`: the live
 commands) ends the process as soon as its output is flushed, without the interpreter's
-teardown, which would free every module and object one by one. Once a command's write
-has committed, Ctrl-C no longer aborts it (:func:`cli.main.hold_interrupts`), and once the
-command is done it is ignored (:func:`cli.main.leave`): no "Aborted" for a write that landed,
-and no death by SIGINT in the interpreter's teardown.
+teardown, which would free every module and object one by one; an action (``hand start``,
+``act``, ``state``) leaves the collector paused to that end (:func:`cli.context.one_action`).
+Once a command's write has committed, Ctrl-C no longer aborts it
+(:func:`cli.main.hold_interrupts`), and once the command is done it is ignored
+(:func:`cli.main.leave`): no "Aborted" for a write that landed, and no death by SIGINT in the
+interpreter's teardown.
 
 pydantic looks for plugins (the entry points of every installed distribution) as it builds its
 first validator, about 10 ms of every live action; handledger uses none, so the search is
@@ -66,8 +68,10 @@ def main() -> None:
         sys.exit(served)
     gc.disable()
     try:
+        from cli.context import own_process
         from cli.main import hold_interrupts, leave, run
 
+        own_process()  # the process ends with the command (leave)
         hold_interrupts()
         if _interrupted:
             raise KeyboardInterrupt

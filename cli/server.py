@@ -368,8 +368,10 @@ def _command(fds: list[int], message: dict[str, Any], go: int) -> None:
         os.environ.update(message["env"])
         time.tzset()
         sys.argv = list(message["argv"])
+        from cli.context import own_process
         from cli.main import hold_interrupts, leave, run
 
+        own_process()  # this fork ends with the command (leave, _exit)
         hold_interrupts()
         try:
             code = run(sys.argv[1:])

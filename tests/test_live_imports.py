@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 #: Runs the CLI, then writes the name of every module loaded to stderr's last line.
 _CODE = (
     "import atexit, sys\n"
@@ -149,3 +151,59 @@ def test_reads_of_the_books_load_neither_the_duckdb_package_nor_numpy(
     for args in (("audit",), ("export", "--format", "jsonl", "-o", str(tmp_path / "o.jsonl"))):
         code, out, modules = _cli(db, *args)
         assert code in (0, 1) and out and not modules & HEAVY, (args, modules & HEAVY)
+
+
+#: The console script (:mod:`cli.entry`) with a hook that writes a line on stderr for every
+#: collection begun once the command's body has loaded the live modules (with the collector
+#: paused): what an action's process would spend on objects its end frees anyway.
+_COLLECTIONS = (
+    "import gc, sys\n"
+    "gc.callbacks.append(lambda phase, info: phase == 'start' and 'replay.live' in sys.modules"
+    " and sys.stderr.write('collection after the action began\\n'))\n"
+    "sys.argv = ['handledger', *sys.argv[1:]]\n"
+    "from cli.entry import main\n"
+    "main()\n"
+)
+
+
+def test_an_action_in_its_own_process_collects_nothing_once_begun(tmp_path: Path) -> None:
+    """``hand start``, ``act`` and ``state`` as their console script runs them: no collection
+    after the action began (the first, after it, passed over every object it made: about 7 ms
+    of CPU), and the same output."""
+    import os
+
+    db = str(tmp_path / "gc.duckdb")
+    env = {**os.environ, "HANDLEDGER_NO_SERVE": "1"}
+    printed = []
+    for args in (("hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2", "--seats",
+                  "Ann:200,Bob:150", "--button", "Bob"), ("act", "h1", "d dh Ann AsKs"),
+                 ("state", "h1")):
+        done = subprocess.run([sys.executable, "-c", _COLLECTIONS, "--db", db, *args],
+                              capture_output=True, text=True, timeout=120, env=env)
+        assert (done.returncode, done.stderr) == (0, ""), (args, done.stderr)
+        printed.append(done.stdout.splitlines()[0])
+    assert printed == ["h1", "4 cards_dealt; phase deal, next: d dh Bob CARDS (2 cards, ?? for "
+                       "each unseen card)", "hand h1: NT, phase deal, status open"]
+
+
+def test_one_action_restores_the_collector_unless_the_process_ends_with_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run in a process that goes on after it (a test's runner, a ``table`` session), an
+    action leaves the collector as it found it; in its own (the console script, a served
+    command's fork: :func:`cli.context.own_process`) paused to the end."""
+    import gc
+
+    from cli import context
+
+    assert gc.isenabled()
+    monkeypatch.setattr(context, "_at_once", False)
+    with context.one_action():
+        assert not gc.isenabled() and context.exits_at_once()
+    assert gc.isenabled()
+    monkeypatch.setattr(context, "_own", True)
+    try:
+        with context.one_action():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
