@@ -23,6 +23,8 @@ import itertools
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 try:
     # DuckDB's compiled module, which the ``duckdb`` package re-exports (the same connect, the
@@ -34,20 +36,162 @@ except ImportError:  # a DuckDB whose compiled module is not importable on its o
     import duckdb
 
 
-def connect(database: str = ":memory:", *, read_only: bool = False
-            ) -> duckdb.DuckDBPyConnection:
-    """``duckdb.connect(database, read_only=read_only)`` with DuckDB's progress bar off.
+def connect(database: str = ":memory:", *, read_only: bool = False) -> Connection:
+    """A connection to ``database`` (a file, or ``":memory:"``: a new private database),
+    attached to this process's one DuckDB instance (:func:`_instance`) and made its
+    connection's current database, with DuckDB's progress bar off.
+
+    Opening a DuckDB database costs about 20-30 ms of CPU (its catalog, an in-memory one too);
+    attaching one to an instance already open costs under 1 ms, so a process that opens many
+    ledgers (``serve``, ``table``, the tests) pays the first cost once. A file attached twice
+    in this process in the same mode is shared, as DuckDB shares it between connections; in
+    another mode it is refused as DuckDB refuses it. :meth:`Connection.close` detaches the
+    database (a checkpoint, then the file lock released) once its last connection closes.
 
     Raises:
         duckdb.Error: as ``duckdb.connect`` (a missing folder, a file another process holds,
-            not a DuckDB file).
+            not a DuckDB file, the file open in this process in another mode).
     """
-    con = duckdb.connect(database, read_only=read_only)
+    if _PRIVATE:
+        con = duckdb.connect(database, read_only=read_only)
+        con.execute("SET enable_progress_bar = false")
+        if read_only or database == ":memory:":
+            folder = _spill_folder().replace("'", "''")
+            con.execute(f"SET temp_directory = '{folder}'")
+        return Connection(con, None)
+    instance = _instance()
+    if database == ":memory:":
+        alias = _new_alias("m")
+        instance.execute(f'ATTACH \':memory:\' AS "{alias}"')
+        _ATTACHED[alias] = [None, read_only, 0]
+    else:
+        key = os.path.realpath(database)
+        alias = _BY_FILE.get(key)
+        if alias is not None and _ATTACHED[alias][1] != read_only:
+            raise duckdb.ConnectionException(
+                "Connection Error: Can't open a connection to same database file with a "
+                "different configuration than existing connections")
+        if alias is None:
+            alias = _new_alias("l")
+            mode = " (READ_ONLY)" if read_only else ""
+            instance.execute(f'ATTACH ? AS "{alias}"{mode}', [database])
+            _ATTACHED[alias] = [key, read_only, 0]
+            _BY_FILE[key] = alias
+    _ATTACHED[alias][2] += 1
+    cursor = instance.cursor()
+    try:
+        cursor.execute(f'USE "{alias}"')
+        cursor.execute("SET enable_progress_bar = false")
+    except BaseException:
+        cursor.close()
+        _release(alias)
+        raise
+    return Connection(cursor, alias)
+
+
+class Connection:
+    """A DuckDB connection whose current database is one attached for it (:func:`connect`):
+    every method is the cursor's, but :meth:`close`, which also detaches that database (and
+    any :meth:`attach` made through it) when no other connection uses it."""
+
+    __slots__ = ("_cursor", "_aliases", "_pid")
+
+    def __init__(self, cursor: duckdb.DuckDBPyConnection, alias: str | None) -> None:
+        self._cursor = cursor
+        self._aliases = [alias]  # None: a private instance (:func:`private`), closed whole
+        self._pid = os.getpid()
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(self._cursor, name)
+
+    def execute(self, *args: object) -> duckdb.DuckDBPyConnection:
+        return self._cursor.execute(*args)
+
+    def attach(self, database: str, *, prefix: str, options: str = "") -> str:
+        """``database`` (a file or ``":memory:"``) attached with DuckDB's ``options`` (as
+        ``"(READ_ONLY)"``) under a new name starting with ``prefix``, detached when this
+        connection closes; returns the name.
+
+        Raises:
+            duckdb.Error: as ``ATTACH``.
+        """
+        alias = _new_alias(prefix)
+        self._cursor.execute(f'ATTACH ? AS "{alias}" {options}', [database])
+        if self._aliases[0] is not None:  # on the process's instance: detached on close
+            _ATTACHED[alias] = [None, False, 1]
+            self._aliases.append(alias)
+        return alias
+
+    def close(self) -> None:
+        """Close the connection and detach what it attached, its database once no other
+        connection of this process uses it. Idempotent."""
+        if not self._aliases:
+            return
+        aliases, self._aliases = self._aliases, []
+        try:
+            self._cursor.close()
+        finally:
+            if self._pid == os.getpid() and aliases[0] is not None:
+                for alias in reversed(aliases):
+                    _release(alias)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - at interpreter exit, DuckDB may be gone
+            pass
+
+
+@contextmanager
+def private() -> Iterator[None]:
+    """Every :func:`connect` in the block opens a DuckDB instance of its own, closed with it:
+    for a connection whose settings must not outlive it (``sql`` switches file access off,
+    which DuckDB never lets be switched on again)."""
+    _PRIVATE.append(True)
+    try:
+        yield
+    finally:
+        _PRIVATE.pop()
+
+
+_PRIVATE: list[bool] = []
+_INSTANCE: list[tuple[int, duckdb.DuckDBPyConnection]] = []
+_ATTACHED: dict[str, list] = {}  # name → [real path or None, read-only, connections]
+_BY_FILE: dict[str, str] = {}  # real path → name
+_ALIASES = itertools.count()
+
+
+def _instance() -> duckdb.DuckDBPyConnection:
+    """This process's DuckDB instance, in memory (a forked child opens its own)."""
+    if _INSTANCE and _INSTANCE[0][0] == os.getpid():
+        return _INSTANCE[0][1]
+    _ATTACHED.clear()
+    _BY_FILE.clear()
+    con = duckdb.connect(":memory:")
     con.execute("SET enable_progress_bar = false")
-    if read_only or database == ":memory:":
-        folder = _spill_folder().replace("'", "''")
-        con.execute(f"SET temp_directory = '{folder}'")
+    folder = _spill_folder().replace("'", "''")
+    con.execute(f"SET temp_directory = '{folder}'")
+    _INSTANCE[:] = [(os.getpid(), con)]
     return con
+
+
+def _new_alias(prefix: str) -> str:
+    return f"{prefix}{next(_ALIASES)}"
+
+
+def _release(alias: str) -> None:
+    entry = _ATTACHED.get(alias)
+    if entry is None:
+        return
+    entry[2] -= 1
+    if entry[2] > 0:
+        return
+    del _ATTACHED[alias]
+    if entry[0] is not None:
+        _BY_FILE.pop(entry[0], None)
+    instance = _INSTANCE[0][1]
+    instance.execute("USE memory")
+    instance.execute(f'DETACH "{alias}"')
 
 
 _PREFIX: list[str] = []  # this process's names of the folders its reads spill to

@@ -347,10 +347,10 @@ class Ledger:
         try:
             # the tables in memory are compressed at each checkpoint (a million hands' derived
             # tables: about 200 MB instead of 1 GB; replay.tables.write_tables checkpoints)
-            self._con.execute("ATTACH ':memory:' AS overlay (COMPRESS)")
-            self._con.execute("USE overlay")
-            waiting(self.path, self._attach, wait=wait)
-            self._copy_tables("src", sound=sound)
+            overlay = self._con.attach(":memory:", prefix="overlay", options="(COMPRESS)")
+            self._con.execute(f'USE "{overlay}"')
+            source = waiting(self.path, self._attach, wait=wait)
+            self._copy_tables(source, sound=sound)
         except duckdb.Error as e:
             self._con.close()
             raise self._translate(e) from e
@@ -374,8 +374,9 @@ class Ledger:
         try:
             (source,), = self._query("SELECT current_database()")
             # READ_WRITE: attached to a read-only connection, it would take that mode
-            self._con.execute("ATTACH ':memory:' AS overlay (COMPRESS, READ_WRITE)")
-            self._con.execute("USE overlay")
+            overlay = self._con.attach(":memory:", prefix="overlay",
+                                       options="(COMPRESS, READ_WRITE)")
+            self._con.execute(f'USE "{overlay}"')
             self._copy_tables(source, sound=False)  # checked when opened
         except duckdb.Error as e:
             self._con.close()
@@ -409,9 +410,9 @@ class Ledger:
                                   " AND NOT internal", [source]):
             self._con.execute(sql)  # the derived views, over the tables in memory
 
-    def _attach(self) -> None:
+    def _attach(self) -> str:
         try:
-            self._con.execute("ATTACH ? AS src (READ_ONLY)", [self.path])
+            return self._con.attach(self.path, prefix="src", options="(READ_ONLY)")
         except duckdb.Error as e:
             raise self._translate(e) from e
 
@@ -959,7 +960,8 @@ class Ledger:
         try:
             self._con.execute("SELECT 1 FROM events, meta WHERE false").fetchall()
         except duckdb.CatalogException:
-            return {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
+            return {row[0] for row in self._query(
+                "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()")}
         except duckdb.Error as e:
             raise self._translate(e) from e
         return {"events", "meta"}
