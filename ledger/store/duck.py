@@ -37,53 +37,59 @@ except ImportError:  # a DuckDB whose compiled module is not importable on its o
 
 
 def connect(database: str = ":memory:", *, read_only: bool = False) -> Connection:
-    """A connection to ``database`` (a file, or ``":memory:"``: a new private database),
-    attached to this process's one DuckDB instance (:func:`_instance`) and made its
-    connection's current database, with DuckDB's progress bar off.
+    """A connection to ``database`` (a file, or ``":memory:"``: a new private database), with
+    DuckDB's progress bar off.
 
-    Opening a DuckDB database costs about 20-30 ms of CPU (its catalog, an in-memory one too);
-    attaching one to an instance already open costs under 1 ms, so a process that opens many
-    ledgers (``serve``, ``table``, the tests) pays the first cost once. A file attached twice
-    in this process in the same mode is shared, as DuckDB shares it between connections; in
-    another mode it is refused as DuckDB refuses it. :meth:`Connection.close` detaches the
-    database (a checkpoint, then the file lock released) once its last connection closes.
+    A database in memory or a file opened read-only is attached to this process's one DuckDB
+    instance (:func:`_instance`) and made its connection's current database. Opening a DuckDB
+    database costs about 20-30 ms of CPU (its catalog, an in-memory one too); attaching one
+    to an instance already open costs under 1 ms, so a process that opens many ledgers
+    (``serve``, ``table``, the tests) pays the first cost once. A file opened to be written
+    keeps a DuckDB instance of its own, as before: its temporary folder (``<file>.tmp``) and
+    its memory limit (:mod:`ledger.store.spill`) are an instance's settings. A file open in
+    this process in one mode is shared with a second connection in the same mode, as DuckDB
+    shares it between connections; in the other mode it is refused as DuckDB refuses it.
+    :meth:`Connection.close` detaches the database (the file lock released) once its last
+    connection closes.
 
     Raises:
         duckdb.Error: as ``duckdb.connect`` (a missing folder, a file another process holds,
             not a DuckDB file, the file open in this process in another mode).
     """
-    if _PRIVATE:
-        con = duckdb.connect(database, read_only=read_only)
-        con.execute("SET enable_progress_bar = false")
-        if read_only or database == ":memory:":
-            folder = _spill_folder().replace("'", "''")
-            con.execute(f"SET temp_directory = '{folder}'")
-        return Connection(con, None)
+    if _PRIVATE or (not read_only and database != ":memory:"):
+        key = None if _PRIVATE else _claim(database, read_only)
+        try:
+            con = duckdb.connect(database, read_only=read_only)
+        except BaseException:
+            _unclaim(key)
+            raise
+        try:
+            con.execute("SET enable_progress_bar = false")
+            if read_only or database == ":memory:":
+                folder = _spill_folder().replace("'", "''")
+                con.execute(f"SET temp_directory = '{folder}'")
+        except BaseException:
+            con.close()
+            _unclaim(key)
+            raise
+        return Connection(con, None, key)
     instance = _instance()
     if database == ":memory:":
         alias = _new_alias("m")
         instance.execute(f'ATTACH \':memory:\' AS "{alias}"')
-        _ATTACHED[alias] = [None, read_only, 0]
+        _ATTACHED[alias] = [None, 0]
     else:
-        key = os.path.realpath(database)
-        alias = _BY_FILE.get(key)
-        if alias is not None and _ATTACHED[alias][1] != read_only:
-            raise duckdb.ConnectionException(
-                "Connection Error: Can't open a connection to same database file with a "
-                "different configuration than existing connections")
-        if alias is None:
-            alias = _new_alias("l")
-            mode = " (READ_ONLY)" if read_only else ""
-            instance.execute(f'ATTACH ? AS "{alias}"{mode}', [database])
-            _ATTACHED[alias] = [key, read_only, 0]
-            _BY_FILE[key] = alias
-    _ATTACHED[alias][2] += 1
-    cursor = instance.cursor()
+        alias = _attach_file(instance, database, read_only=True, prefix="l")
+    _ATTACHED[alias][1] += 1
     try:
-        cursor.execute(f'USE "{alias}"')
-        cursor.execute("SET enable_progress_bar = false")
+        cursor = instance.cursor()
+        try:
+            cursor.execute(f'USE "{alias}"')
+            cursor.execute("SET enable_progress_bar = false")
+        except BaseException:
+            cursor.close()
+            raise
     except BaseException:
-        cursor.close()
         _release(alias)
         raise
     return Connection(cursor, alias)
@@ -94,12 +100,14 @@ class Connection:
     every method is the cursor's, but :meth:`close`, which also detaches that database (and
     any :meth:`attach` made through it) when no other connection uses it."""
 
-    __slots__ = ("_cursor", "_aliases", "_pid")
+    __slots__ = ("_cursor", "_aliases", "_pid", "_key")
 
-    def __init__(self, cursor: duckdb.DuckDBPyConnection, alias: str | None) -> None:
+    def __init__(self, cursor: duckdb.DuckDBPyConnection, alias: str | None,
+                 key: str | None = None) -> None:
         self._cursor = cursor
-        self._aliases = [alias]  # None: a private instance (:func:`private`), closed whole
+        self._aliases = [alias]  # None: an instance of its own, closed whole
         self._pid = os.getpid()
+        self._key = key  # the real path of a file written through an instance of its own
 
     def __getattr__(self, name: str):  # noqa: ANN204
         return getattr(self._cursor, name)
@@ -110,15 +118,24 @@ class Connection:
     def attach(self, database: str, *, prefix: str, options: str = "") -> str:
         """``database`` (a file or ``":memory:"``) attached with DuckDB's ``options`` (as
         ``"(READ_ONLY)"``) under a new name starting with ``prefix``, detached when this
-        connection closes; returns the name.
+        connection closes; returns the name. On the process's instance a file is attached
+        read-only (``options`` ``"(READ_ONLY)"``) once, shared as :func:`connect` shares it.
 
         Raises:
-            duckdb.Error: as ``ATTACH``.
+            duckdb.Error: as ``ATTACH``; the file open in this process to be written.
         """
+        shared = self._aliases and self._aliases[0] is not None
+        if shared and database != ":memory:":
+            if options.strip().upper() != "(READ_ONLY)":
+                raise ValueError("a file is attached read-only")
+            alias = _attach_file(_instance(), database, read_only=True, prefix=prefix)
+            _ATTACHED[alias][1] += 1
+            self._aliases.append(alias)
+            return alias
         alias = _new_alias(prefix)
         self._cursor.execute(f'ATTACH ? AS "{alias}" {options}', [database])
-        if self._aliases[0] is not None:  # on the process's instance: detached on close
-            _ATTACHED[alias] = [None, False, 1]
+        if shared:  # on the process's instance: detached on close
+            _ATTACHED[alias] = [None, 1]
             self._aliases.append(alias)
         return alias
 
@@ -131,9 +148,12 @@ class Connection:
         try:
             self._cursor.close()
         finally:
-            if self._pid == os.getpid() and aliases[0] is not None:
-                for alias in reversed(aliases):
-                    _release(alias)
+            if self._pid == os.getpid():
+                if aliases[0] is None:
+                    _unclaim(self._key)
+                else:
+                    for alias in reversed(aliases):
+                        _release(alias)
 
     def __del__(self) -> None:
         try:
@@ -146,7 +166,7 @@ class Connection:
 def private() -> Iterator[None]:
     """Every :func:`connect` in the block opens a DuckDB instance of its own, closed with it:
     for a connection whose settings must not outlive it (``sql`` switches file access off,
-    which DuckDB never lets be switched on again)."""
+    which DuckDB never lets be switched on again; a file system registered)."""
     _PRIVATE.append(True)
     try:
         yield
@@ -156,17 +176,80 @@ def private() -> Iterator[None]:
 
 _PRIVATE: list[bool] = []
 _INSTANCE: list[tuple[int, duckdb.DuckDBPyConnection]] = []
-_ATTACHED: dict[str, list] = {}  # name → [real path or None, read-only, connections]
-_BY_FILE: dict[str, str] = {}  # real path → name
+_ATTACHED: dict[str, list] = {}  # name → [real path or None, connections]
+_BY_FILE: dict[str, str] = {}  # real path → name, a file attached read-only
+_WRITTEN: dict[str, int] = {}  # real path → connections writing it (instances of their own)
 _ALIASES = itertools.count()
+_OTHER_MODE = ("Connection Error: Can't open a connection to same database file with a "
+               "different configuration than existing connections")
+#: the instance's settings a connection may change (a capped read in a test, say), put back
+#: when its last database is detached
+_INSTANCE_SETTINGS = ("memory_limit", "threads")
+
+
+def _claim(database: str, read_only: bool) -> str | None:
+    """The real path of ``database``, counted as written by one more connection.
+
+    Raises:
+        duckdb.ConnectionException: the file is attached read-only in this process.
+    """
+    if read_only or database == ":memory:":
+        return None
+    _after_fork()
+    key = os.path.realpath(database)
+    if key in _BY_FILE:
+        raise duckdb.ConnectionException(_OTHER_MODE)
+    _WRITTEN[key] = _WRITTEN.get(key, 0) + 1
+    return key
+
+
+def _unclaim(key: str | None) -> None:
+    if key is None or key not in _WRITTEN:
+        return
+    _WRITTEN[key] -= 1
+    if not _WRITTEN[key]:
+        del _WRITTEN[key]
+
+
+def _after_fork() -> None:
+    """The bookkeeping cleared in a forked child: what its parent has open is not its own."""
+    if _OWNER and _OWNER[0] == os.getpid():
+        return
+    _ATTACHED.clear()
+    _BY_FILE.clear()
+    _WRITTEN.clear()
+    _OWNER[:] = [os.getpid()]
+
+
+_OWNER: list[int] = []
+
+
+def _attach_file(instance: duckdb.DuckDBPyConnection, database: str, *, read_only: bool,
+                 prefix: str) -> str:
+    """The name under which the file ``database`` is attached read-only to ``instance``:
+    attached now unless it already is (its count of connections left to the caller).
+
+    Raises:
+        duckdb.ConnectionException: the file is open in this process to be written;
+        duckdb.Error: as ``ATTACH``.
+    """
+    key = os.path.realpath(database)
+    if key in _WRITTEN:
+        raise duckdb.ConnectionException(_OTHER_MODE)
+    alias = _BY_FILE.get(key)
+    if alias is None:
+        alias = _new_alias(prefix)
+        instance.execute(f'ATTACH ? AS "{alias}" (READ_ONLY)', [database])
+        _ATTACHED[alias] = [key, 0]
+        _BY_FILE[key] = alias
+    return alias
 
 
 def _instance() -> duckdb.DuckDBPyConnection:
     """This process's DuckDB instance, in memory (a forked child opens its own)."""
+    _after_fork()
     if _INSTANCE and _INSTANCE[0][0] == os.getpid():
         return _INSTANCE[0][1]
-    _ATTACHED.clear()
-    _BY_FILE.clear()
     con = duckdb.connect(":memory:")
     con.execute("SET enable_progress_bar = false")
     folder = _spill_folder().replace("'", "''")
@@ -183,8 +266,8 @@ def _release(alias: str) -> None:
     entry = _ATTACHED.get(alias)
     if entry is None:
         return
-    entry[2] -= 1
-    if entry[2] > 0:
+    entry[1] -= 1
+    if entry[1] > 0:
         return
     del _ATTACHED[alias]
     if entry[0] is not None:
@@ -192,6 +275,9 @@ def _release(alias: str) -> None:
     instance = _INSTANCE[0][1]
     instance.execute("USE memory")
     instance.execute(f'DETACH "{alias}"')
+    if not _ATTACHED:
+        for name in _INSTANCE_SETTINGS:
+            instance.execute(f"RESET {name}")
 
 
 _PREFIX: list[str] = []  # this process's names of the folders its reads spill to

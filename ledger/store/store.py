@@ -228,6 +228,7 @@ class Ledger:
         #: holds the file so: :meth:`_head` reads it from here); None otherwise.
         self._opened_meta: dict[str, str] | None = None
         self._block_size: int | None = None  # the file's, as the open read it (_opened)
+        self._source: str | None = None  # the file's database name beneath an overlay
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=not read_only)
         if not read_only:
@@ -256,7 +257,7 @@ class Ledger:
                 )
             if sound:  # a write too: never over bytes verify calls corrupt (DuckDB's next
                 self._sound()  # checkpoint would cut them away, a repair none asked for)
-        except LedgerError:
+        except BaseException:  # a refusal, Ctrl-C: the file released before it is raised
             self._con.close()
             raise
 
@@ -339,6 +340,7 @@ class Ledger:
         self._appended = Appended()
         self._opened_meta = None
         self._block_size = None
+        self._source = None
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=False)
         if not os.path.exists(self.path):
@@ -350,11 +352,12 @@ class Ledger:
             overlay = self._con.attach(":memory:", prefix="overlay", options="(COMPRESS)")
             self._con.execute(f'USE "{overlay}"')
             source = waiting(self.path, self._attach, wait=wait)
+            self._source = source
             self._copy_tables(source, sound=sound)
         except duckdb.Error as e:
             self._con.close()
             raise self._translate(e) from e
-        except LedgerError:
+        except BaseException:
             self._con.close()
             raise
         return self
@@ -381,9 +384,10 @@ class Ledger:
         except duckdb.Error as e:
             self._con.close()
             raise self._translate(e) from e
-        except LedgerError:
+        except BaseException:
             self._con.close()
             raise
+        self._source = source
         self._opened_meta = None  # as an overlay's: read through its views
         self._block_size = None
 
@@ -415,6 +419,16 @@ class Ledger:
             return self._con.attach(self.path, prefix="src", options="(READ_ONLY)")
         except duckdb.Error as e:
             raise self._translate(e) from e
+
+    @property
+    def source(self) -> str:
+        """The DuckDB name of the ledger's file on :attr:`connection`: under an overlay
+        (:meth:`overlay`, :meth:`overlaid`), the file attached beneath the tables in memory;
+        otherwise the connection's current database."""
+        if self._source is not None:
+            return self._source
+        (name,), = self._query("SELECT current_database()")
+        return str(name)
 
     @property
     def connection(self) -> duckdb.DuckDBPyConnection:
@@ -1109,7 +1123,8 @@ class Ledger:
             "lock on file" in text or "Conflicting lock" in text
         ):
             return _busy(self.path, text)
-        if isinstance(e, duckdb.ConnectionException) and "configuration" in text:
+        if (isinstance(e, duckdb.ConnectionException) and "configuration" in text) or (
+                "Unique file handle conflict" in text):
             return LedgerBusy(f"ledger {self.path} is busy: open in this process in another mode",
                               holder="mode")
         if isinstance(e, duckdb.IOException) and "does not exist" in text:
