@@ -507,6 +507,7 @@ class Ledger:
                 if outer and capped:
                     self._uncapped = spill.limit(self._con)
                     spill.cap(self._con)
+                    duck.spill_beside(self._con, self.path)  # as a file's own DuckDB spills
                 yield self._con
             except BaseException:
                 if outer:
@@ -545,6 +546,7 @@ class Ledger:
         if self._uncapped is not None:
             before, self._uncapped = self._uncapped, None
             spill.lift(self._con, before)
+            duck.spill_apart(self._con)
 
     def _recap(self) -> None:
         """After an append in a capped transaction: the cap raised as the indexes grew."""
