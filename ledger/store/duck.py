@@ -26,6 +26,7 @@ import itertools
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -67,14 +68,15 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> Connectio
             con.close()
             raise
         return Connection(con, None)
-    instance = _instance()
-    if database == ":memory:":
-        alias = _new_alias("m")
-        instance.execute(f'ATTACH \':memory:\' AS "{alias}"')
-        _ATTACHED[alias] = [None, 0, False]
-    else:
-        alias = _attach_file(instance, database, read_only=read_only, prefix="l")
-    _ATTACHED[alias][1] += 1
+    with _LOCK:  # the bookkeeping and the instance's own connection: one thread at a time
+        instance = _instance()
+        if database == ":memory:":
+            alias = _new_alias("m")
+            instance.execute(f'ATTACH \':memory:\' AS "{alias}"')
+            _ATTACHED[alias] = [None, 0, False]
+        else:
+            alias = _attach_file(instance, database, read_only=read_only, prefix="l")
+        _ATTACHED[alias][1] += 1
     try:
         cursor = instance.cursor()
         try:
@@ -124,15 +126,17 @@ class Connection:
         if self.shared and database != ":memory:":
             if options.strip().upper() != "(READ_ONLY)":
                 raise ValueError("a file is attached read-only")
-            alias = _attach_file(_instance(), database, read_only=True, prefix=prefix)
-            _ATTACHED[alias][1] += 1
-            self._aliases.append(alias)
+            with _LOCK:
+                alias = _attach_file(_instance(), database, read_only=True, prefix=prefix)
+                _ATTACHED[alias][1] += 1
+                self._aliases.append(alias)
             return alias
         alias = _new_alias(prefix)
         self._cursor.execute(f'ATTACH ? AS "{alias}" {options}', [database])
         if self.shared:  # on the process's instance: detached on close
-            _ATTACHED[alias] = [None, 1, False]
-            self._aliases.append(alias)
+            with _LOCK:
+                _ATTACHED[alias] = [None, 1, False]
+                self._aliases.append(alias)
         return alias
 
     def close(self) -> None:
@@ -191,6 +195,7 @@ def _move_spill(con: Connection, folder: str) -> None:
 
 
 _PRIVATE: list[bool] = []
+_LOCK = threading.RLock()
 _INSTANCE: list[tuple[int, duckdb.DuckDBPyConnection]] = []
 _ATTACHED: dict[str, list] = {}  # name → [real path or None, connections, read-only]
 _BY_FILE: dict[str, str] = {}  # real path → name
@@ -248,6 +253,11 @@ def _new_alias(prefix: str) -> str:
 
 
 def _release(alias: str) -> None:
+    with _LOCK:
+        _detach(alias)
+
+
+def _detach(alias: str) -> None:
     entry = _ATTACHED.get(alias)
     if entry is None:
         return
