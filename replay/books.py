@@ -341,5 +341,7 @@ def sql(path: str, query: str, *, max_rows: int | None = None, timeout: float | 
 
     limits = {"max_rows": statement.MAX_ROWS if max_rows is None else max_rows,
               "timeout": statement.TIMEOUT if timeout is None else timeout or None}
-    with fresh_books(path) as ledger:
+    from ledger.store import duck
+
+    with duck.private(), fresh_books(path) as ledger:  # file access off: its own DuckDB
         return statement.query(ledger.connection, query, **limits)

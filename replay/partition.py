@@ -278,10 +278,11 @@ def _write(tables: Mapping[str, Mapping[str, Any]], out: str, number: int) -> No
     """Insert the partition's columns into the replay tables of an in-memory DuckDB and copy
     each table to its Parquet file (DuckDB's own Parquet writer: the columns and types of
     ``export``)."""
-    from ledger.store.duck import connect
+    from ledger.store.duck import connect, private
     from replay.tables import create_tables, insert_columns
 
-    con = connect()
+    with private():  # a file system registered is the DuckDB instance's, not a connection's
+        con = connect()
     try:
         register_file_system(con, out)
         create_tables(con)

@@ -176,7 +176,7 @@ def derived_check(path: str, *, jobs: int | None = 1, progress: Progress = silen
             difference = first_difference(con, name, _KEPT + name)
             if difference is not None:
                 return DerivedCheck(True, difference, sealed, rows=rows)
-        return DerivedCheck(True, changed_view(con), sealed, rows=rows)
+        return DerivedCheck(True, changed_view(con, ledger.source), sealed, rows=rows)
     except duckdb.Error as e:
         raise ledger.translate(e) from e
     finally:
@@ -217,8 +217,8 @@ def _row(names: list[str], row: tuple, width: int) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-def changed_view(con: Any) -> str | None:
-    """One line naming the first view of the ledger file (attached as ``src``) whose
+def changed_view(con: Any, source: str) -> str | None:
+    """One line naming the first view of the ledger file (attached as ``source``) whose
     definition is not the one handledger writes (:data:`ledger.audit.tables.VIEWS`, as the
     rebuild in memory made them on ``con``), or that is missing; None when they are the
     same. The digest covers the tables' rows, not the views the reads query."""
@@ -228,7 +228,7 @@ def changed_view(con: Any) -> str | None:
         return dict(con.execute("SELECT view_name, sql FROM duckdb_views() WHERE NOT internal"
                                 " AND database_name = ?", [database]).fetchall())
 
-    stored = views("src")
+    stored = views(source)
     written = views(con.execute("SELECT current_database()").fetchone()[0])
     for name in VIEWS:
         if name not in stored:

@@ -56,7 +56,16 @@ def test_a_stale_read_catches_up_on_its_own_connection_and_writes_nothing(
     with fresh_books(db) as ledger:
         assert ledger.read_only
         con = ledger.connection
-        assert con.execute("SELECT current_database()").fetchone()[0] == "overlay"
+        # the tables in memory, over the file attached read-only (each overlay's database
+        # has a name of its own: many can be open in one process)
+        (name, where, read_only), = con.execute(
+            "SELECT database_name, path, readonly FROM duckdb_databases()"
+            " WHERE database_name = current_database()").fetchall()
+        assert name.startswith("overlay") and (where, read_only) == (None, False)
+        (where, read_only), = con.execute(
+            "SELECT path, readonly FROM duckdb_databases() WHERE database_name = ?",
+            [ledger.source]).fetchall()
+        assert (where, read_only) == (os.path.realpath(db), True)
         assert moved(con).fresh  # caught up in memory
         assert con.execute("SELECT hand_id, status FROM hands ORDER BY ord").fetchall() == [
             ("h1", "complete"), ("h2", "open")]

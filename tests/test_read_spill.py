@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from ledger.store import duck
 from ledger.store.store import Ledger
 
 # a sort of 2 million rows of 32 hex characters under 30 MB on one thread: DuckDB spills
@@ -71,11 +70,12 @@ def test_the_spill_folder_is_gone_when_the_process_ends(tmp_path: Path) -> None:
 
 
 def test_a_write_keeps_its_spill_beside_the_ledger(tmp_path: Path) -> None:
+    """The write that may spill (a capped one: a large import) spills beside the ledger;
+    after it, the process's folder again."""
     db = _ledger(tmp_path)
     with Ledger(db) as ledger:
-        assert _folder(ledger.connection) == f"{db}.tmp"
-    con = duck.connect(str(db))
-    try:
-        assert _folder(con) == f"{db}.tmp"
-    finally:
-        con.close()
+        with ledger.transaction(capped=True):
+            assert _folder(ledger.connection) == f"{db}.tmp"
+        after = _folder(ledger.connection)
+        assert Path(after).parent == Path(tempfile.gettempdir())
+        assert Path(after).name.startswith(f"handledger-{os.getpid()}-")

@@ -11,8 +11,11 @@ A query that outgrows DuckDB's memory limit spills to DuckDB's temporary folder,
 A read never creates a file where the user works (README "reads never write"), so a
 connection in memory or to a file opened read-only spills instead into a folder of its own
 in the system's temporary directory (:func:`tempfile.gettempdir`), made by DuckDB only when
-it spills and removed when this process ends. A connection that writes the ledger keeps
-``<file>.tmp`` (:mod:`ledger.store.spill`).
+it spills and removed when this process ends. A large write that may spill (a capped
+import, :mod:`ledger.store.spill`) spills to ``<file>.tmp`` (:func:`spill_beside`).
+
+Every database a process opens is attached to one DuckDB instance of the process
+(:func:`connect`), and detached when its last connection closes.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ import itertools
 import os
 import shutil
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 try:
     # DuckDB's compiled module, which the ``duckdb`` package re-exports (the same connect, the
@@ -34,20 +40,245 @@ except ImportError:  # a DuckDB whose compiled module is not importable on its o
     import duckdb
 
 
-def connect(database: str = ":memory:", *, read_only: bool = False
-            ) -> duckdb.DuckDBPyConnection:
-    """``duckdb.connect(database, read_only=read_only)`` with DuckDB's progress bar off.
+def connect(database: str = ":memory:", *, read_only: bool = False) -> Connection:
+    """A connection to ``database`` (a file, or ``":memory:"``: a new private database),
+    attached to this process's one DuckDB instance (:func:`_instance`) and made its
+    connection's current database, with DuckDB's progress bar off.
+
+    Opening a DuckDB database costs about 20-30 ms of CPU (its catalog, an in-memory one too);
+    attaching one to an instance already open costs under 1 ms, so a process that opens many
+    ledgers (``serve``, ``table``, the tests) pays the first cost once. A file opened twice in
+    this process in the same mode is attached once and shared, as DuckDB shares a file between
+    connections; in the other mode it is refused as DuckDB refuses it.
+    :meth:`Connection.close` detaches the database once its last connection closes: DuckDB
+    checkpoints it (its ``.wal`` folded into the file) and releases the file lock.
 
     Raises:
         duckdb.Error: as ``duckdb.connect`` (a missing folder, a file another process holds,
-            not a DuckDB file).
+            not a DuckDB file, the file open in this process in the other mode).
     """
-    con = duckdb.connect(database, read_only=read_only)
+    if _PRIVATE:
+        con = duckdb.connect(database, read_only=read_only)
+        try:
+            con.execute("SET enable_progress_bar = false")
+            if read_only or database == ":memory:":
+                folder = _spill_folder().replace("'", "''")
+                con.execute(f"SET temp_directory = '{folder}'")
+        except BaseException:
+            con.close()
+            raise
+        return Connection(con, None)
+    with _LOCK:  # the bookkeeping and the instance's own connection: one thread at a time
+        instance = _instance()
+        if database == ":memory:":
+            alias = _new_alias("m")
+            instance.execute(f'ATTACH \':memory:\' AS "{alias}"')
+            _ATTACHED[alias] = [None, 0, False]
+        else:
+            alias = _attach_file(instance, database, read_only=read_only, prefix="l")
+        _ATTACHED[alias][1] += 1
+    try:
+        cursor = instance.cursor()
+        try:
+            cursor.execute(f'USE "{alias}"')
+            cursor.execute("SET enable_progress_bar = false")
+        except BaseException:
+            cursor.close()
+            raise
+    except BaseException:
+        _release(alias)
+        raise
+    return Connection(cursor, alias)
+
+
+class Connection:
+    """A DuckDB connection whose current database is one attached for it (:func:`connect`):
+    every method is the cursor's, but :meth:`close`, which also detaches that database (and
+    any :meth:`attach` made through it) when no other connection uses it."""
+
+    __slots__ = ("_cursor", "_aliases", "_pid")
+
+    def __init__(self, cursor: duckdb.DuckDBPyConnection, alias: str | None) -> None:
+        self._cursor = cursor
+        self._aliases = [alias]  # None: an instance of its own (:func:`private`), closed whole
+        self._pid = os.getpid()
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(self._cursor, name)
+
+    def execute(self, *args: object) -> duckdb.DuckDBPyConnection:
+        return self._cursor.execute(*args)
+
+    @property
+    def shared(self) -> bool:
+        """Whether the connection is on the process's instance (not :func:`private`)."""
+        return bool(self._aliases) and self._aliases[0] is not None
+
+    def attach(self, database: str, *, prefix: str, options: str = "") -> str:
+        """``database`` (a file or ``":memory:"``) attached with DuckDB's ``options`` (as
+        ``"(READ_ONLY)"``) under a new name starting with ``prefix``, detached when this
+        connection closes; returns the name. On the process's instance a file is attached
+        read-only (``options`` ``"(READ_ONLY)"``) and shared as :func:`connect` shares it.
+
+        Raises:
+            duckdb.Error: as ``ATTACH``; the file open in this process to be written.
+        """
+        if self.shared and database != ":memory:":
+            if options.strip().upper() != "(READ_ONLY)":
+                raise ValueError("a file is attached read-only")
+            with _LOCK:
+                alias = _attach_file(_instance(), database, read_only=True, prefix=prefix)
+                _ATTACHED[alias][1] += 1
+                self._aliases.append(alias)
+            return alias
+        alias = _new_alias(prefix)
+        self._cursor.execute(f'ATTACH ? AS "{alias}" {options}', [database])
+        if self.shared:  # on the process's instance: detached on close
+            with _LOCK:
+                _ATTACHED[alias] = [None, 1, False]
+                self._aliases.append(alias)
+        return alias
+
+    def close(self) -> None:
+        """Close the connection and detach what it attached, its database once no other
+        connection of this process uses it. Idempotent."""
+        if not self._aliases:
+            return
+        aliases, self._aliases = self._aliases, []
+        try:
+            self._cursor.close()
+        finally:
+            if self._pid == os.getpid() and aliases[0] is not None:
+                for alias in reversed(aliases):
+                    _release(alias)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - at interpreter exit, DuckDB may be gone
+            pass
+
+
+@contextmanager
+def private() -> Iterator[None]:
+    """Every :func:`connect` in the block opens a DuckDB instance of its own, closed with it:
+    for a connection whose settings must not outlive it (``sql`` switches file access off,
+    which DuckDB never lets be switched on again; a file system registered)."""
+    _PRIVATE.append(True)
+    try:
+        yield
+    finally:
+        _PRIVATE.pop()
+
+
+def spill_beside(con: Connection, path: str) -> None:
+    """DuckDB's temporary folder made ``<path>.tmp`` beside the ledger ``path`` that ``con``
+    writes, as a file's own DuckDB instance has it (a large write that spills, a capped
+    import: :mod:`ledger.store.spill`), where DuckDB still lets it be moved (nothing spilled
+    to the process's folder yet; otherwise it spills there). Undone by :func:`spill_apart`."""
+    if con.shared:
+        _move_spill(con, f"{path}.tmp")
+
+
+def spill_apart(con: Connection) -> None:
+    """DuckDB's temporary folder back in the system's temporary directory after
+    :func:`spill_beside` (where DuckDB lets it move: nothing spilled beside the ledger)."""
+    if con.shared:
+        _move_spill(con, _spill_folder())
+
+
+def _move_spill(con: Connection, folder: str) -> None:
+    try:
+        con.execute(f"SET temp_directory = '{folder.replace(chr(39), chr(39) * 2)}'")
+    except duckdb.NotImplementedException:  # "Cannot switch … after … has been used"
+        pass
+
+
+_PRIVATE: list[bool] = []
+_LOCK = threading.RLock()
+_INSTANCE: list[tuple[int, duckdb.DuckDBPyConnection]] = []
+_ATTACHED: dict[str, list] = {}  # name → [real path or None, connections, read-only]
+_BY_FILE: dict[str, str] = {}  # real path → name
+_ALIASES = itertools.count()
+_OTHER_MODE = ("Connection Error: Can't open a connection to same database file with a "
+               "different configuration than existing connections")
+#: the instance's settings a connection may change (a capped write, one on one thread, a
+#: test's query made to spill or its checkpoints put off), put back when its last database is
+#: detached: what one ledger's connection set never outlives it
+_INSTANCE_SETTINGS = ("RESET memory_limit", "RESET threads", "RESET checkpoint_threshold",
+                      "RESET write_buffer_row_group_count",
+                      "PRAGMA enable_checkpoint_on_shutdown")
+
+
+def _attach_file(instance: duckdb.DuckDBPyConnection, database: str, *, read_only: bool,
+                 prefix: str) -> str:
+    """The name under which the file ``database`` is attached to ``instance`` in the mode
+    ``read_only`` says: attached now unless it already is (its count of connections left to
+    the caller).
+
+    Raises:
+        duckdb.ConnectionException: the file is attached in this process in the other mode;
+        duckdb.Error: as ``ATTACH``.
+    """
+    key = os.path.realpath(database)
+    alias = _BY_FILE.get(key)
+    if alias is not None and _ATTACHED[alias][2] != read_only:
+        raise duckdb.ConnectionException(_OTHER_MODE)
+    if alias is None:
+        alias = _new_alias(prefix)
+        mode = " (READ_ONLY)" if read_only else ""
+        instance.execute(f'ATTACH ? AS "{alias}"{mode}', [database])
+        _ATTACHED[alias] = [key, 0, read_only]
+        _BY_FILE[key] = alias
+    return alias
+
+
+def _instance() -> duckdb.DuckDBPyConnection:
+    """This process's DuckDB instance, in memory (a forked child opens its own, and forgets
+    what its parent had attached)."""
+    if _INSTANCE and _INSTANCE[0][0] == os.getpid():
+        return _INSTANCE[0][1]
+    _ATTACHED.clear()
+    _BY_FILE.clear()
+    con = duckdb.connect(":memory:")
     con.execute("SET enable_progress_bar = false")
-    if read_only or database == ":memory:":
-        folder = _spill_folder().replace("'", "''")
-        con.execute(f"SET temp_directory = '{folder}'")
+    folder = _spill_folder().replace("'", "''")
+    con.execute(f"SET temp_directory = '{folder}'")
+    _INSTANCE[:] = [(os.getpid(), con)]
     return con
+
+
+def _new_alias(prefix: str) -> str:
+    return f"{prefix}{next(_ALIASES)}"
+
+
+def _release(alias: str) -> None:
+    with _LOCK:
+        _detach(alias)
+
+
+def _detach(alias: str) -> None:
+    entry = _ATTACHED.get(alias)
+    if entry is None:
+        return
+    entry[1] -= 1
+    if entry[1] > 0:
+        return
+    del _ATTACHED[alias]
+    if entry[0] is not None:
+        _BY_FILE.pop(entry[0], None)
+    instance = _INSTANCE[0][1]
+    instance.execute("USE memory")
+    instance.execute(f'DETACH "{alias}"')
+    if not _ATTACHED:  # as a new instance: its settings, its spill folder unused
+        try:
+            for statement in _INSTANCE_SETTINGS:
+                instance.execute(statement)
+            folder = _spill_folder().replace("'", "''")
+            instance.execute(f"SET temp_directory = '{folder}'")
+        except duckdb.Error:  # it spilled (beside a ledger, say): the next open makes another
+            _INSTANCE.clear()
+            instance.close()
 
 
 _PREFIX: list[str] = []  # this process's names of the folders its reads spill to

@@ -230,6 +230,7 @@ class Ledger:
         #: holds the file so: :meth:`_head` reads it from here); None otherwise.
         self._opened_meta: dict[str, str] | None = None
         self._block_size: int | None = None  # the file's, as the open read it (_opened)
+        self._source: str | None = None  # the file's database name beneath an overlay
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=not read_only)
         if not read_only:
@@ -258,7 +259,7 @@ class Ledger:
                 )
             if sound:  # a write too: never over bytes verify calls corrupt (DuckDB's next
                 self._sound()  # checkpoint would cut them away, a repair none asked for)
-        except LedgerError:
+        except BaseException:  # a refusal, Ctrl-C: the file released before it is raised
             self._con.close()
             raise
 
@@ -341,6 +342,7 @@ class Ledger:
         self._appended = Appended()
         self._opened_meta = None
         self._block_size = None
+        self._source = None
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=False)
         if not os.path.exists(self.path):
@@ -349,14 +351,15 @@ class Ledger:
         try:
             # the tables in memory are compressed at each checkpoint (a million hands' derived
             # tables: about 200 MB instead of 1 GB; replay.tables.write_tables checkpoints)
-            self._con.execute("ATTACH ':memory:' AS overlay (COMPRESS)")
-            self._con.execute("USE overlay")
-            waiting(self.path, self._attach, wait=wait)
-            self._copy_tables("src", sound=sound)
+            overlay = self._con.attach(":memory:", prefix="overlay", options="(COMPRESS)")
+            self._con.execute(f'USE "{overlay}"')
+            source = waiting(self.path, self._attach, wait=wait)
+            self._source = source
+            self._copy_tables(source, sound=sound)
         except duckdb.Error as e:
             self._con.close()
             raise self._translate(e) from e
-        except LedgerError:
+        except BaseException:
             self._con.close()
             raise
         return self
@@ -376,15 +379,17 @@ class Ledger:
         try:
             (source,), = self._query("SELECT current_database()")
             # READ_WRITE: attached to a read-only connection, it would take that mode
-            self._con.execute("ATTACH ':memory:' AS overlay (COMPRESS, READ_WRITE)")
-            self._con.execute("USE overlay")
+            overlay = self._con.attach(":memory:", prefix="overlay",
+                                       options="(COMPRESS, READ_WRITE)")
+            self._con.execute(f'USE "{overlay}"')
             self._copy_tables(source, sound=False)  # checked when opened
         except duckdb.Error as e:
             self._con.close()
             raise self._translate(e) from e
-        except LedgerError:
+        except BaseException:
             self._con.close()
             raise
+        self._source = source
         self._opened_meta = None  # as an overlay's: read through its views
         self._block_size = None
 
@@ -411,11 +416,21 @@ class Ledger:
                                   " AND NOT internal", [source]):
             self._con.execute(sql)  # the derived views, over the tables in memory
 
-    def _attach(self) -> None:
+    def _attach(self) -> str:
         try:
-            self._con.execute("ATTACH ? AS src (READ_ONLY)", [self.path])
+            return self._con.attach(self.path, prefix="src", options="(READ_ONLY)")
         except duckdb.Error as e:
             raise self._translate(e) from e
+
+    @property
+    def source(self) -> str:
+        """The DuckDB name of the ledger's file on :attr:`connection`: under an overlay
+        (:meth:`overlay`, :meth:`overlaid`), the file attached beneath the tables in memory;
+        otherwise the connection's current database."""
+        if self._source is not None:
+            return self._source
+        (name,), = self._query("SELECT current_database()")
+        return str(name)
 
     @property
     def connection(self) -> duckdb.DuckDBPyConnection:
@@ -494,6 +509,7 @@ class Ledger:
                 if outer and capped:
                     self._uncapped = spill.limit(self._con)
                     spill.cap(self._con)
+                    duck.spill_beside(self._con, self.path)  # as a file's own DuckDB spills
                 yield self._con
             except BaseException:
                 if outer:
@@ -532,6 +548,7 @@ class Ledger:
         if self._uncapped is not None:
             before, self._uncapped = self._uncapped, None
             spill.lift(self._con, before)
+            duck.spill_apart(self._con)
 
     def _recap(self) -> None:
         """After an append in a capped transaction: the cap raised as the indexes grew."""
@@ -961,7 +978,8 @@ class Ledger:
         try:
             self._con.execute("SELECT 1 FROM events, meta WHERE false").fetchall()
         except duckdb.CatalogException:
-            return {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
+            return {row[0] for row in self._query(
+                "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()")}
         except duckdb.Error as e:
             raise self._translate(e) from e
         return {"events", "meta"}
@@ -1109,7 +1127,8 @@ class Ledger:
             "lock on file" in text or "Conflicting lock" in text
         ):
             return _busy(self.path, text)
-        if isinstance(e, duckdb.ConnectionException) and "configuration" in text:
+        if (isinstance(e, duckdb.ConnectionException) and "configuration" in text) or (
+                "Unique file handle conflict" in text):
             return LedgerBusy(f"ledger {self.path} is busy: open in this process in another mode",
                               holder="mode")
         if isinstance(e, duckdb.IOException) and "does not exist" in text:

@@ -163,7 +163,8 @@ def fresh_for_tables(ledger: Any, head: int) -> bool:
     if head or ledger.read_only or ledger.path == ":memory:":
         return False
     present = {r[0] for r in ledger.connection.execute(
-        "SELECT table_name FROM duckdb_tables()").fetchall()}
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+    ).fetchall()}
     return present.isdisjoint(_DERIVED)
 
 
