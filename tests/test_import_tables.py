@@ -34,8 +34,9 @@ def _derived(ledger: Ledger) -> dict[str, list[tuple]]:
     head's chain hash (which the rows' times make differ between two imports)."""
     con = ledger.connection
     names = [n for (n,) in con.execute(
-        "SELECT table_name FROM duckdb_tables() UNION ALL"
-        " SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()]
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+        " UNION ALL SELECT view_name FROM duckdb_views() WHERE NOT internal"
+        " AND database_name = current_database() ORDER BY 1").fetchall()]
     out = {n: con.execute(f"SELECT * FROM {n}").fetchall() for n in names
            if n not in ("events", "meta", "derived_state", "sessions")}
     out["derived_state"] = con.execute(
@@ -181,4 +182,5 @@ def test_a_hand_with_two_rows_in_hands_refuses_the_import(tmp_path: Path,
                                  "nothing written"]
         assert (report.imported, ledger.count()) == (0, 0)
         assert ledger.connection.execute(
-            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'hands'").fetchone() == (0,)
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'hands'"
+                " AND database_name = current_database()").fetchone() == (0,)

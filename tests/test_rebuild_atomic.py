@@ -28,7 +28,8 @@ class Killed(BaseException):
 def _derived(ledger: Ledger) -> dict[str, list[tuple]]:
     """Every derived table and ``derived_state``, rows sorted."""
     con = ledger.connection
-    names = [n for (n,) in con.execute("SELECT table_name FROM duckdb_tables() ORDER BY 1")
+    names = [n for (n,) in con.execute("SELECT table_name FROM duckdb_tables()"
+                                       " WHERE database_name = current_database() ORDER BY 1")
              .fetchall() if n not in ("events", "meta")]
     return {n: sorted(con.execute(f"SELECT * FROM {n}").fetchall(), key=repr) for n in names}
 

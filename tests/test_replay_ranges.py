@@ -34,8 +34,9 @@ def _derived(ledger: Ledger) -> dict[str, list[tuple]]:
     """Every table and view of the ledger but the events, rows in stored order."""
     con = ledger.connection
     names = [n for (n,) in con.execute(
-        "SELECT table_name FROM duckdb_tables() UNION ALL"
-        " SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()]
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+        " UNION ALL SELECT view_name FROM duckdb_views() WHERE NOT internal"
+        " AND database_name = current_database() ORDER BY 1").fetchall()]
     return {n: con.execute(f"SELECT * FROM {n}").fetchall() for n in names
             if n not in ("events", "meta")}
 

@@ -12,8 +12,9 @@ def unbuild(con: Any) -> None:
     """Drop every view and every table but ``events`` and ``meta`` on the DuckDB connection
     ``con`` (a ledger's)."""
     for (view,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal"
-                               ).fetchall():
+                               " AND database_name = current_database()").fetchall():
         con.execute(f'DROP VIEW "{view}"')
     for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE table_name NOT IN"
-                                " ('events', 'meta')").fetchall():
+                                " ('events', 'meta') AND database_name = current_database()"
+                                ).fetchall():
         con.execute(f'DROP TABLE "{table}"')
