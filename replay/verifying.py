@@ -38,7 +38,7 @@ from ledger.model.errors import LedgerBusy, LedgerCorrupt, LedgerError
 from ledger.store.anchor import OwnCheckpoints, own_checkpoints
 from ledger.store.blocks import check_blocks
 from ledger.store.chain import VerifyReport
-from ledger.store.duck import duckdb
+from ledger.store.duck import duckdb, present_tables
 from ledger.store.keys import KeyStore
 from ledger.store.sidecar import Closes
 from ledger.store.store import Ledger
@@ -161,9 +161,7 @@ def derived_check(path: str, *, jobs: int | None = 1, progress: Progress = silen
         sealed = plan.full if plan.mismatch else None
         if sealed is None and not plan.fresh:
             catch_up(ledger, jobs=1)  # what a read would use
-        present = {r[0] for r in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
-        ).fetchall()}
+        present = present_tables(con)
         kept = [name for name in COMPARED if name in present]
         for name in kept:
             con.execute(f'ALTER TABLE "{name}" RENAME TO "{_KEPT}{name}"')

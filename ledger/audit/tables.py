@@ -46,7 +46,7 @@ from typing import Any
 from ledger.audit.books import Series
 from ledger.audit.checks import Finding
 from ledger.model.errors import LedgerError
-from ledger.store.duck import duckdb
+from ledger.store.duck import duckdb, present_tables
 
 #: Bump when a derived table or view changes shape, or what the books compute into them (6: the
 #: table's dead money in the main pot, an open hand in progress, a voided hand's stacks count
@@ -159,22 +159,6 @@ _MINE = ("session_book", "session_players", "player_names", "player_nicknames",
 #: Every derived table, whose contents :func:`tables_digest` seals.
 DERIVED = ("hands", "pots", "results", "discrepancies", "session_book", "session_players",
            "player_names", "player_nicknames", "audit_discrepancies")
-
-
-def present_tables(con: Any) -> set[str]:
-    """The names of the tables of ``con``'s current database and schema, where its queries
-    find them (an overlay's tables in memory, not the file's beneath:
-    :meth:`ledger.store.store.Ledger.overlay`). Listing only those costs a quarter of listing
-    the tables of every database DuckDB holds (its own catalogs among them: about 7 ms of CPU
-    a call). It reads the catalog, never a table that may be missing, so it fails nothing
-    inside a transaction.
-
-    Raises:
-        duckdb.Error: the database cannot be read (the caller translates it).
-    """
-    return {r[0] for r in con.execute(
-        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
-        " AND schema_name = current_schema()").fetchall()}
 
 
 def tables_digest(con: Any, present: Collection[str] | None = None) -> str:

@@ -281,6 +281,28 @@ def _detach(alias: str) -> None:
             instance.close()
 
 
+#: The names of the tables of a connection's current database and schema, read from the
+#: catalog alone (:func:`present_tables`).
+TABLES_HERE = ("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+               " AND schema_name = current_schema()")
+
+
+def present_tables(con: Connection | duckdb.DuckDBPyConnection) -> set[str]:
+    """The names of the tables of ``con``'s current database and schema, where its queries
+    find them (an overlay's tables in memory, not the file's beneath:
+    :meth:`ledger.store.store.Ledger.overlay`; never another ledger the process has attached).
+    Listing only those costs a quarter of listing the tables of every database DuckDB holds
+    (its own catalogs among them: about 7 ms of CPU a call), and a query of a missing table
+    fails only after 10-15 ms (DuckDB looks through every catalog for a name to suggest). It
+    reads the catalog, never a table that may be missing, so it fails nothing inside a
+    transaction.
+
+    Raises:
+        duckdb.Error: the database cannot be read (the caller translates it).
+    """
+    return {r[0] for r in con.execute(TABLES_HERE).fetchall()}
+
+
 _PREFIX: list[str] = []  # this process's names of the folders its reads spill to
 _SPILLS = itertools.count()
 

@@ -978,8 +978,7 @@ class Ledger:
         try:
             self._con.execute("SELECT 1 FROM events, meta WHERE false").fetchall()
         except duckdb.CatalogException:
-            return {row[0] for row in self._query(
-                "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()")}
+            return {row[0] for row in self._query(duck.TABLES_HERE)}
         except duckdb.Error as e:
             raise self._translate(e) from e
         return {"events", "meta"}

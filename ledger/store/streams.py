@@ -28,6 +28,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError
 from ledger.model.errors import LedgerError, MalformedEvent, no_hand
 from ledger.model.events import EVENT_ADAPTER, AnyEvent, parse_event
 from ledger.model.platform import PLATFORM_FORMAT, platform_sessions_of
+from ledger.store.duck import TABLES_HERE
 from ledger.store.store import COLUMNS, StoredEvent
 
 _WINDOW = 50_000  # ledger positions per query
@@ -422,15 +423,6 @@ def player_names(ledger: Any) -> set[str]:
     return set(known or ()) | {r[0] for r in rows if r[0] is not None}
 
 
-#: A row when the current database holds ``derived_state`` where a query names it (an
-#: overlay's tables in memory: :meth:`ledger.store.store.Ledger.overlay`), read from that
-#: database's catalog alone (:func:`ledger.audit.tables.present_tables`): about 1 ms of CPU,
-#: where a query of the missing table fails only after 10-15 ms (DuckDB looks through every
-#: catalog for a name to suggest), a cost every live action paid on a ledger never replayed.
-_HAS_DERIVED_STATE = ("SELECT 1 FROM duckdb_tables() WHERE database_name = current_database()"
-                      " AND schema_name = current_schema() AND table_name = 'derived_state'")
-
-
 def at_head(ledger: Any, key: str) -> tuple[Any, int]:
     """``(value, head)``: the JSON value ``key`` of ``derived_state`` and the ledger position
     it holds up to, when the derived tables were built from this ledger's rows (the row at
@@ -441,7 +433,9 @@ def at_head(ledger: Any, key: str) -> tuple[Any, int]:
     Raises:
         LedgerError: the ledger cannot be read.
     """
-    if not ledger.query(_HAS_DERIVED_STATE):  # derived tables never written
+    # derived tables never written: known from the catalog (about 1 ms), not from a query of
+    # the missing table (10-15 ms: ledger.store.duck.present_tables), on every live action
+    if "derived_state" not in {row[0] for row in ledger.query(TABLES_HERE)}:
         return None, 0
     try:
         state = dict(ledger.query("SELECT key, value FROM derived_state"))

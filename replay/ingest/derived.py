@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 from ledger.audit.books import ALIAS_TYPES, HandFacts, hand_facts, resolve_aliases
 from ledger.audit.load import iter_session_rows, session_ends, session_rows
 from ledger.audit.stream import StreamAudit
-from ledger.audit.tables import refresh
+from ledger.audit.tables import present_tables, refresh
 from ledger.model.errors import LedgerError
 from ledger.model.events import event_json
 from ledger.model.platform import from_platform
@@ -162,10 +162,7 @@ def fresh_for_tables(ledger: Any, head: int) -> bool:
     with no rows (``head`` 0) and no derived table yet."""
     if head or ledger.read_only or ledger.path == ":memory:":
         return False
-    present = {r[0] for r in ledger.connection.execute(
-        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
-    ).fetchall()}
-    return present.isdisjoint(_DERIVED)
+    return present_tables(ledger.connection).isdisjoint(_DERIVED)
 
 
 class ImportTables:
