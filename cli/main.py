@@ -86,9 +86,14 @@ class LazyGroup(Group):
     "--no-wait", is_flag=True, envvar="HANDLEDGER_NO_WAIT",
     help="Fail at once when another process holds the ledger ($HANDLEDGER_NO_WAIT=1).",
 )
+@click.option(
+    "--threads", type=click.IntRange(min=1), default=None, envvar="HANDLEDGER_THREADS",
+    help="DuckDB's threads in this process (default: one a CPU; $HANDLEDGER_THREADS).",
+)
 @click.version_option(package_name="handledger")
 @click.pass_context
-def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool) -> None:
+def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool,
+        threads: int | None) -> None:
     """An event-sourced, hash-chained poker hand-history ledger that replays and audits
     home games: pots, side pots, splits and high-low declarations."""
     from ledger.store import waiting
@@ -102,6 +107,10 @@ def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool) -> None
         raise MalformedInput(f"{given} '{escaped(db)}': DuckDB opens only a path that is "
                              "UTF-8 text, and this one has a byte that is not")
     waiting.configure(0 if no_wait else wait_seconds, lambda line: click.echo(line, err=True))
+    if threads is not None or "ledger.store.duck" in sys.modules:  # else DuckDB's default
+        from ledger.store.duck import use_threads
+
+        use_threads(threads)  # None: back to DuckDB's own, after a command that set them
     ctx.obj = Context(db)
 
 

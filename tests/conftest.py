@@ -3,6 +3,7 @@ headless Chromium for the browser tests (tests/browser.py)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,19 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 
+from ledger.store.duck import use_threads
+
 #: No time limit on a hypothesis example: speed is measured in bench/, never asserted by a
 #: test (hypothesis' default deadline of 200 ms fails pure functions on a loaded machine).
 settings.register_profile("handledger", deadline=None)
 settings.load_profile("handledger")
+
+#: DuckDB on one thread in every process of the suite, the commands it starts and those it
+#: runs in-process (``--threads``'s variable): its workers already keep both CPUs busy, and
+#: DuckDB's threads would only hand each small query over between them (measured: a fifth
+#: of the CPU of five files of in-process commands).
+os.environ["HANDLEDGER_THREADS"] = "1"
+use_threads(1)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"

@@ -16,6 +16,11 @@ import, :mod:`ledger.store.spill`) spills to ``<file>.tmp`` (:func:`spill_beside
 
 Every database a process opens is attached to one DuckDB instance of the process
 (:func:`connect`), and detached when its last connection closes.
+
+DuckDB runs a query on as many threads as the machine has CPUs, unless the process says how
+many (:func:`use_threads`; ``handledger --threads N``): on a machine whose CPUs other work
+already keeps busy (the test suite's worker processes, several commands at once), one thread
+saves the hand-over between them that a small query costs more than it gains.
 """
 
 from __future__ import annotations
@@ -58,7 +63,7 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> Connectio
             not a DuckDB file, the file open in this process in the other mode).
     """
     if _PRIVATE:
-        con = duckdb.connect(database, read_only=read_only)
+        con = duckdb.connect(database, read_only=read_only, config=_config())
         try:
             con.execute("SET enable_progress_bar = false")
             if read_only or database == ":memory:":
@@ -195,6 +200,7 @@ def _move_spill(con: Connection, folder: str) -> None:
 
 
 _PRIVATE: list[bool] = []
+_THREADS: list[int] = []  # DuckDB's threads, when the process set them (use_threads)
 _LOCK = threading.RLock()
 _INSTANCE: list[tuple[int, duckdb.DuckDBPyConnection]] = []
 _ATTACHED: dict[str, list] = {}  # name → [real path or None, connections, read-only]
@@ -240,12 +246,32 @@ def _instance() -> duckdb.DuckDBPyConnection:
         return _INSTANCE[0][1]
     _ATTACHED.clear()
     _BY_FILE.clear()
-    con = duckdb.connect(":memory:")
+    con = duckdb.connect(":memory:", config=_config())
     con.execute("SET enable_progress_bar = false")
     folder = _spill_folder().replace("'", "''")
     con.execute(f"SET temp_directory = '{folder}'")
     _INSTANCE[:] = [(os.getpid(), con)]
     return con
+
+
+def use_threads(threads: int | None) -> None:
+    """DuckDB's threads in this process: ``threads`` (1 or more) for every connection from
+    now on, the instance's included if it is open; None: as many as the machine has CPUs
+    (DuckDB's default). Worker processes the commands start keep their own settings.
+
+    Raises:
+        ValueError: ``threads`` is less than 1.
+    """
+    if threads is not None and threads < 1:
+        raise ValueError(f"DuckDB needs 1 thread or more, not {threads}")
+    with _LOCK:
+        _THREADS[:] = [] if threads is None else [threads]
+        if _INSTANCE and _INSTANCE[0][0] == os.getpid():
+            _INSTANCE[0][1].execute(f"SET threads = {threads}" if threads else "RESET threads")
+
+
+def _config() -> dict[str, object]:
+    return {"threads": _THREADS[0]} if _THREADS else {}
 
 
 def _new_alias(prefix: str) -> str:
@@ -274,6 +300,8 @@ def _detach(alias: str) -> None:
         try:
             for statement in _INSTANCE_SETTINGS:
                 instance.execute(statement)
+            if _THREADS:
+                instance.execute(f"SET threads = {_THREADS[0]}")
             folder = _spill_folder().replace("'", "''")
             instance.execute(f"SET temp_directory = '{folder}'")
         except duckdb.Error:  # it spilled (beside a ledger, say): the next open makes another
