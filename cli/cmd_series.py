@@ -111,7 +111,10 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
 @click.option("--session", "session_name", default=None, help="Only this session.")
 @click.option("--json", "as_json", is_flag=True,
               help='{"transfers": [{"session", "from", "from_name", "to", "to_name", "amount"}], '
-                   '"decimals", "currency"} (amounts in integer minor units of that currency; '
+                   '"decimals", "currency", "paid_already", "payments_recorded"} (amounts in '
+                   'integer minor units of that currency; "paid_already" what the payments '
+                   'recorded settled, net of those paid back, "payments_recorded" what they add '
+                   'up to; '
                    '"from" and "to" as stored (a PokerNow id), "from_name" and "to_name" as '
                    'the text names the player; "from" or "to" null with "house": true is the '
                    'house, who keeps the rake; "session" the session whose books it settles, '
@@ -144,7 +147,8 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
         click.echo(json.dumps({"transfers": [
             {"session": s, "from": a, "from_name": names.label(a), "to": b,
              "to_name": names.label(b), "amount": n} | ({"house": True} if None in (a, b) else {})
-            for s, a, b, n in transfers], "decimals": decimals, "currency": currency}))
+            for s, a, b, n in transfers], "decimals": decimals, "currency": currency,
+            "paid_already": books.paid_already, "payments_recorded": books.paid_in_all}))
     else:
         click.echo(names(books_text.settle_text(transfers, books, session_name)))
         _unchecked(noted)

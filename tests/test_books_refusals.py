@@ -399,6 +399,10 @@ def test_settle_counts_a_payment_back_as_cancelling(
         "Ann pays Cy 5.00 USD",
         "1 transfer(s) settle 3 player(s) (payments recorded 117.50 USD, net 42.50 USD paid "
         "already: the rest paid back or passed on)"]  # net 37.50 + 5; 117.50 recorded
+    assert json.loads(run(db, "settle", "--session", "friday", "--json").stdout) == {
+        "transfers": [{"session": "friday", "from": "Ann", "from_name": "Ann", "to": "Cy",
+                       "to_name": "Cy", "amount": 500}],
+        "decimals": 2, "currency": "USD", "paid_already": 4250, "payments_recorded": 11750}
     help_text = " ".join(run(db, "settle", "--help").stdout.split())
     assert "Payments already recorded are subtracted" in help_text
     assert "not subtracted" not in help_text

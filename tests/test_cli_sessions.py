@@ -195,7 +195,8 @@ def test_one_chip_off_in_a_cash_out_names_the_player(cashed: Path, tmp_path: Pat
         "counted wrong: `handledger entry amend`; a hand not recorded: record it)\n"
         "settled: nobody owes anybody (26.50 USD paid already)\n")
     assert json.loads(run("settle", "--json").output) == {
-        "transfers": [], "decimals": 2, "currency": "USD"}
+        "transfers": [], "decimals": 2, "currency": "USD", "paid_already": 2650,
+        "payments_recorded": 2650}
     money = json.loads(run("balances", "--money", "--json").output)
     assert (money["decimals"], money["currency"]) == (2, "USD")
     assert "currency" not in json.loads(run("balances", "--json").output)  # chips: no unit

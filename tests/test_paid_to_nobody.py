@@ -39,7 +39,8 @@ def test_end_is_refused_while_the_pot_would_go_to_nobody(run) -> None:  # noqa: 
     assert run("act", "a", "end").exit_code == 0
     assert json.loads(run("settle", "--json").output) == {
         "transfers": [{"session": "fri", "from": "Ann", "from_name": "Ann", "to": "Bob",
-                       "to_name": "Bob", "amount": 100}], "decimals": 0, "currency": None}
+                       "to_name": "Bob", "amount": 100}], "decimals": 0, "currency": None,
+        "paid_already": 0, "payments_recorded": 0}
     assert run("audit").output.startswith("audit clean: 1 hand(s) in 1 session(s)")
 
 

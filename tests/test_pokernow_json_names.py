@@ -63,7 +63,8 @@ def test_settle_gives_the_ids_and_the_names(imported: Path) -> None:
         {"session": S2, "from": "CzMp1GAawT", "from_name": "@ovvkpfngo@@@",
          "to": "gE4aE_Yhc3", "to_name": "A8", "amount": 50},
         {"session": S2, "from": "YJJJbgIQrB", "from_name": "ksv @ ycx", "to": "gE4aE_Yhc3",
-         "to_name": "A8", "amount": 50}], "decimals": 0, "currency": None}
+         "to_name": "A8", "amount": 50}], "decimals": 0, "currency": None,
+         "paid_already": 0, "payments_recorded": 0}
     code, text, _ = one_shot(imported, "settle", "--session", S2)
     assert text.splitlines()[:3] == [f"{t['from_name']} pays {t['to_name']} 50 chips"
                                      for t in body["transfers"]]

@@ -99,7 +99,7 @@ def test_the_rake_is_owed_to_the_house(run, night: Path) -> None:  # noqa: ANN00
                        "to_name": "Ann", "amount": 250},
                       {"session": "night", "from": "Cy", "from_name": "Cy", "to": None,
                        "to_name": None, "amount": 250, "house": True}],
-        "decimals": 2, "currency": "USD"}
+        "decimals": 2, "currency": "USD", "paid_already": 0, "payments_recorded": 0}
     assert _session_state(run) == (False, 1250)  # Bob 7.50 and Cy 5.00 still to pay
     assert _settlement_findings(run) == [  # no payment yet: only when asked
         ("unsettled", "Bob", "session night: payments come to 0.00 USD for Bob but Bob's net "
