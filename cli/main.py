@@ -34,6 +34,7 @@ from cli.utf8 import check_utf8, escaped, is_utf8
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import check_new_name
 from ledger.store import landing
+from ledger.store.threads import MAX_THREADS
 
 #: The module of each command, imported only when that command runs (or for ``--help``): a
 #: live ``act`` is a new process each time, and must not pay for the renderers, the books or
@@ -87,7 +88,7 @@ class LazyGroup(Group):
     help="Fail at once when another process holds the ledger ($HANDLEDGER_NO_WAIT=1).",
 )
 @click.option(
-    "--threads", type=click.IntRange(min=1), default=None, envvar="HANDLEDGER_THREADS",
+    "--threads", type=click.IntRange(1, MAX_THREADS), default=None, envvar="HANDLEDGER_THREADS",
     help="DuckDB's threads in this process (default: one a CPU; $HANDLEDGER_THREADS).",
 )
 @click.version_option(package_name="handledger")

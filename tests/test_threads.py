@@ -1,7 +1,7 @@
 """``handledger --threads N`` (``$HANDLEDGER_THREADS``): DuckDB's threads in the process,
 kept when a ledger's last connection closes and the instance's other settings are put back;
-a command without it is back on DuckDB's own count; a count that is not a whole number of 1 or
-more is refused in one line, exit 2, naming where it came from."""
+a command without it is back on DuckDB's own count; a count that is not a whole number from 1
+to 1,024 is refused in one line, exit 2, naming where it came from."""
 
 from __future__ import annotations
 
@@ -58,7 +58,10 @@ def test_the_variable_sets_them_as_the_option_does(tmp_path: Path,
 
 @pytest.mark.parametrize(("given", "line"), [
     (["--threads", "0"], "error: Invalid value for '--threads': 0 is not in the range "
-                         "x>=1. (`handledger -h` shows the usage)\n"),
+                         "1<=x<=1024. (`handledger -h` shows the usage)\n"),
+    # a slip of the finger: DuckDB would take minutes to start that many threads
+    (["--threads", "100000"], "error: Invalid value for '--threads': 100000 is not in the "
+                              "range 1<=x<=1024. (`handledger -h` shows the usage)\n"),
     (["--threads", "two"], "error: Invalid value for '--threads': 'two' is not a valid "
                            "integer range. (`handledger -h` shows the usage)\n"),
 ])
@@ -73,11 +76,13 @@ def test_a_bad_variable_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("HANDLEDGER_THREADS", "-1")
     db = tmp_path / "t.duckdb"
     assert handledger(db, "session", "list") == (
-        2, "", "error: Invalid value for $HANDLEDGER_THREADS: -1 is not in the range x>=1.\n")
+        2, "", "error: Invalid value for $HANDLEDGER_THREADS: -1 is not in the range 1<=x<=1024.\n")
     assert not db.exists()
 
 
-def test_use_threads_refuses_none_at_all() -> None:
-    with pytest.raises(ValueError, match="DuckDB needs 1 thread or more, not 0"):
+def test_use_threads_refuses_none_at_all_and_too_many() -> None:
+    with pytest.raises(ValueError, match="DuckDB's threads are 1 to 1024, not 0"):
         duck.use_threads(0)
+    with pytest.raises(ValueError, match="DuckDB's threads are 1 to 1024, not 1025"):
+        duck.use_threads(1025)
     assert _threads() == 1  # the suite's, untouched

@@ -35,6 +35,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ledger.store.threads import MAX_THREADS
+
 try:
     # DuckDB's compiled module, which the ``duckdb`` package re-exports (the same connect, the
     # same connection and error classes): the store needs nothing more, and the package's own
@@ -255,15 +257,16 @@ def _instance() -> duckdb.DuckDBPyConnection:
 
 
 def use_threads(threads: int | None) -> None:
-    """DuckDB's threads in this process: ``threads`` (1 or more) for every connection from
-    now on, the instance's included if it is open; None: as many as the machine has CPUs
-    (DuckDB's default). Worker processes the commands start keep their own settings.
+    """DuckDB's threads in this process: ``threads`` (1 to :data:`MAX_THREADS`) for every
+    connection from now on, the instance's included if it is open; None: as many as the
+    machine has CPUs (DuckDB's default). Worker processes the commands start keep their own
+    settings.
 
     Raises:
-        ValueError: ``threads`` is less than 1.
+        ValueError: ``threads`` is less than 1 or more than :data:`MAX_THREADS`.
     """
-    if threads is not None and threads < 1:
-        raise ValueError(f"DuckDB needs 1 thread or more, not {threads}")
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"DuckDB's threads are 1 to {MAX_THREADS}, not {threads}")
     with _LOCK:
         _THREADS[:] = [] if threads is None else [threads]
         if _INSTANCE and _INSTANCE[0][0] == os.getpid():
