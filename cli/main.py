@@ -34,7 +34,7 @@ from cli.utf8 import check_utf8, escaped, is_utf8
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import check_new_name
 from ledger.store import landing
-from ledger.store.threads import MAX_THREADS
+from ledger.store.threads import MAX_THREADS, use_threads
 
 #: The module of each command, imported only when that command runs (or for ``--help``): a
 #: live ``act`` is a new process each time, and must not pay for the renderers, the books or
@@ -108,10 +108,7 @@ def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool,
         raise MalformedInput(f"{given} '{escaped(db)}': DuckDB opens only a path that is "
                              "UTF-8 text, and this one has a byte that is not")
     waiting.configure(0 if no_wait else wait_seconds, lambda line: click.echo(line, err=True))
-    if threads is not None or "ledger.store.duck" in sys.modules:  # else DuckDB's default
-        from ledger.store.duck import use_threads
-
-        use_threads(threads)  # None: back to DuckDB's own, after a command that set them
+    use_threads(threads)  # None: DuckDB's own count, after a command in this process set one
     ctx.obj = Context(db)
 
 

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 
-from ledger.store.duck import use_threads
+from ledger.store.threads import use_threads
 
 #: No time limit on a hypothesis example: speed is measured in bench/, never asserted by a
 #: test (hypothesis' default deadline of 200 ms fails pure functions on a loaded machine).

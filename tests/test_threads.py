@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.store import duck
+from ledger.store import duck, threads
 from tests.console_run import handledger
 
 
@@ -29,7 +29,7 @@ def one_thread_after(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The suite's one thread (tests/conftest.py) put back after the test."""
     monkeypatch.delenv("HANDLEDGER_THREADS")
     yield
-    duck.use_threads(1)
+    threads.use_threads(1)
 
 
 def test_the_option_sets_the_threads_and_a_command_without_it_gives_duckdb_s_own(
@@ -53,7 +53,7 @@ def test_the_variable_sets_them_as_the_option_does(tmp_path: Path,
         assert handledger(db, "init") == (0, f"ledger {db}: 0 events\n", "")
         assert _threads() == 2
     finally:
-        duck.use_threads(1)
+        threads.use_threads(1)
 
 
 @pytest.mark.parametrize(("given", "line"), [
@@ -82,7 +82,7 @@ def test_a_bad_variable_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 def test_use_threads_refuses_none_at_all_and_too_many() -> None:
     with pytest.raises(ValueError, match="DuckDB's threads are 1 to 1024, not 0"):
-        duck.use_threads(0)
+        threads.use_threads(0)
     with pytest.raises(ValueError, match="DuckDB's threads are 1 to 1024, not 1025"):
-        duck.use_threads(1025)
+        threads.use_threads(1025)
     assert _threads() == 1  # the suite's, untouched

@@ -18,7 +18,8 @@ Every database a process opens is attached to one DuckDB instance of the process
 (:func:`connect`), and detached when its last connection closes.
 
 DuckDB runs a query on as many threads as the machine has CPUs, unless the process says how
-many (:func:`use_threads`; ``handledger --threads N``): on a machine whose CPUs other work
+many (:func:`ledger.store.threads.use_threads`; ``handledger --threads N``), which every
+:func:`connect` makes the instance follow: on a machine whose CPUs other work
 already keeps busy (the test suite's worker processes, several commands at once), one thread
 saves the hand-over between them that a small query costs more than it gains.
 """
@@ -35,7 +36,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ledger.store.threads import MAX_THREADS
+from ledger.store.threads import wanted
 
 try:
     # DuckDB's compiled module, which the ``duckdb`` package re-exports (the same connect, the
@@ -77,6 +78,7 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> Connectio
         return Connection(con, None)
     with _LOCK:  # the bookkeeping and the instance's own connection: one thread at a time
         instance = _instance()
+        _follow_threads(instance)
         if database == ":memory:":
             alias = _new_alias("m")
             instance.execute(f'ATTACH \':memory:\' AS "{alias}"')
@@ -202,7 +204,7 @@ def _move_spill(con: Connection, folder: str) -> None:
 
 
 _PRIVATE: list[bool] = []
-_THREADS: list[int] = []  # DuckDB's threads, when the process set them (use_threads)
+_APPLIED: list[int | None] = [None]  # the instance's threads as set (None: DuckDB's default)
 _LOCK = threading.RLock()
 _INSTANCE: list[tuple[int, duckdb.DuckDBPyConnection]] = []
 _ATTACHED: dict[str, list] = {}  # name → [real path or None, connections, read-only]
@@ -253,28 +255,22 @@ def _instance() -> duckdb.DuckDBPyConnection:
     folder = _spill_folder().replace("'", "''")
     con.execute(f"SET temp_directory = '{folder}'")
     _INSTANCE[:] = [(os.getpid(), con)]
+    _APPLIED[0] = wanted()
     return con
 
 
-def use_threads(threads: int | None) -> None:
-    """DuckDB's threads in this process: ``threads`` (1 to :data:`MAX_THREADS`) for every
-    connection from now on, the instance's included if it is open; None: as many as the
-    machine has CPUs (DuckDB's default). Worker processes the commands start keep their own
-    settings.
-
-    Raises:
-        ValueError: ``threads`` is less than 1 or more than :data:`MAX_THREADS`.
-    """
-    if threads is not None and not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"DuckDB's threads are 1 to {MAX_THREADS}, not {threads}")
-    with _LOCK:
-        _THREADS[:] = [] if threads is None else [threads]
-        if _INSTANCE and _INSTANCE[0][0] == os.getpid():
-            _INSTANCE[0][1].execute(f"SET threads = {threads}" if threads else "RESET threads")
+def _follow_threads(instance: duckdb.DuckDBPyConnection) -> None:
+    """The instance's threads made those the process wants (:func:`ledger.store.threads.wanted`)
+    when they differ."""
+    threads = wanted()
+    if _APPLIED[0] != threads:
+        instance.execute(f"SET threads = {threads}" if threads else "RESET threads")
+        _APPLIED[0] = threads
 
 
 def _config() -> dict[str, object]:
-    return {"threads": _THREADS[0]} if _THREADS else {}
+    threads = wanted()
+    return {"threads": threads} if threads else {}
 
 
 def _new_alias(prefix: str) -> str:
@@ -303,8 +299,7 @@ def _detach(alias: str) -> None:
         try:
             for statement in _INSTANCE_SETTINGS:
                 instance.execute(statement)
-            if _THREADS:
-                instance.execute(f"SET threads = {_THREADS[0]}")
+            _APPLIED[0] = None  # threads reset: the next connect sets those wanted again
             folder = _spill_folder().replace("'", "''")
             instance.execute(f"SET temp_directory = '{folder}'")
         except duckdb.Error:  # it spilled (beside a ledger, say): the next open makes another
