@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from ledger.store.holders import holder_words
 from tests.conftest import DATA, ROOT
 
 HANDLEDGER = str(Path(sys.executable).with_name("handledger"))
@@ -385,6 +386,29 @@ def test_ctrl_z_of_the_client_stops_the_served_command(server: Server, tmp_path:
     client.stdin.close()
     assert client.wait(timeout=60) == 0
     assert "table: exit 0" in server.stop()
+
+
+def test_a_served_command_is_named_by_its_own_command_line(
+        server: Server, tmp_path: Path) -> None:
+    """The command's process, forked from the server, gives the system the client's command
+    line as its own: a process waiting for the ledger it holds names that command, not
+    ``handledger serve``."""
+    db = str(server.folder.parent / "n.duckdb")  # /tmp/hl-serve-XXXXXXXX: the line is not cut
+    client, line = server.table(db, "h7", "d dh Ann ????")
+    assert line.startswith("4 cards_dealt; phase deal, next: d dh Bob")
+    assert client.stdin is not None
+    [command] = _grandchildren(server.proc.pid)
+    raw = Path(f"/proc/{command}/cmdline").read_bytes().rstrip(b"\0").split(b"\0")
+    # The server's own line (this Python, its handledger, "serve") is shorter than the
+    # client's here: the program is given without its folder.
+    assert raw == [b"handledger", b"--db", db.encode(), b"table", b"h7"]
+    lock = (f"IO Error: Could not set lock on file \"{db}\": Conflicting lock is held in "
+            f"{sys.executable} (PID {command})")
+    # Before: "another process (pid N: handledger serve)".
+    assert holder_words(lock) == f"another process (pid {command}: handledger --db {db} table h7)"
+    client.stdin.close()
+    assert client.wait(timeout=60) == 0
+    server.stop()
 
 
 #: A client that hears the command's pid and leaves without its ``go`` (as one whose wait
