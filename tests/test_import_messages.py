@@ -86,6 +86,38 @@ def test_hands_already_in_the_ledger_outside_the_session_say_they_stay_there(
                    "rejected\n")
 
 
+#: What the summary adds of known hands that are voided (README, ``session void``).
+VOIDED = ("voided, and this ledger keeps them so: import the file into a new ledger, "
+          "--db NEW.duckdb, to count them")
+
+
+def test_hands_already_in_the_ledger_that_are_voided_say_so_and_what_to_do(
+        tmp_path: Path) -> None:
+    """A voided hand's file imported again adds nothing, exit 0, and the summary counts the
+    voided hands among those already in the ledger, naming the remedy: a new ledger. A void
+    undone is no void; beside hands outside the session, both are said."""
+    db = tmp_path / "a.duckdb"
+    loose, kept = _hand(tmp_path / "loose.phh", "AsKs"), _hand(tmp_path / "kept.phh", "AsKh")
+    assert one_shot(db, "session", "open", "S")[0] == 0
+    assert one_shot(db, "import", "--session", "S", str(loose))[0] == 0
+    hand = one_shot(db, "sql", "SELECT hand_id FROM hands", "--csv")[1].splitlines()[1]
+    assert one_shot(db, "import", "--session", "S", str(kept))[0] == 0
+    assert one_shot(db, "void", hand, "--reason", "wrong", "--by", "host")[0] == 0
+    stored = events(db)
+    code, out, err = one_shot(db, "import", "--session", "S", str(loose), str(kept))
+    assert (code, err) == (0, "")
+    assert out == ("imported 0 hand(s) (0 events) from 2 file(s); 2 already in the ledger "
+                   f"(1 of them {VOIDED}); 0 rejected\n")
+    assert events(db) == stored
+    assert one_shot(db, "session", "open", "T")[0] == 0
+    assert one_shot(db, "import", "--session", "T", str(loose))[1] == (
+        "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger (they stay "
+        f"outside session T; 1 of them {VOIDED}); 0 rejected\n")
+    assert one_shot(db, "undo", hand, "--by", "host")[0] == 0
+    assert one_shot(db, "import", "--session", "S", str(loose), str(kept))[1] == (
+        "imported 0 hand(s) (0 events) from 2 file(s); 2 already in the ledger; 0 rejected\n")
+
+
 def test_a_game_already_in_the_ledger_by_its_source_stays_outside_the_session(
         tmp_path: Path) -> None:
     """A PokerNow game makes its own session (its book: the opening, the joins, the buy-ins),

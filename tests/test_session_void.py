@@ -384,7 +384,9 @@ def test_a_pokernow_log_imported_into_the_wrong_ledger(user, db, tmp_path) -> No
         "final (`entry amend` does not bring it back) and a buy-in recorded now comes after "
         "the hand (record the buy-in again, then the hand as a new one)\n"))
     assert user("import", "--session", "club-w1", log)[1] == (
-        "imported 0 hand(s) (0 events) from 1 file(s); 52 already in the ledger; 0 rejected\n")
+        "imported 0 hand(s) (0 events) from 1 file(s); 52 already in the ledger (52 of them "
+        "voided, and this ledger keeps them so: import the file into a new ledger, --db "
+        "NEW.duckdb, to count them); 0 rejected\n")
     assert {line.split()[-5] for line in
             user("balances", "--session", "club-w1")[1].splitlines()[1:]} == {"0"}
     from tests.console_run import handledger

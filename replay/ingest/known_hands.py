@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ledger.model.batch import Batch
@@ -59,6 +59,22 @@ def stored_outside(ledger: Any, skipped: list[Batch]) -> int:
                         " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
                         [list(into)])
     return sum(1 for key, session in rows if session != into[key])
+
+
+def voided_among(ledger: Any, hands: Iterable[str]) -> int:
+    """How many of the stored ``hands`` are voided (their streams as folded, corrections
+    and undos applied: an undone void is not one). Only a hand with a ``hand_voided`` row
+    is folded."""
+    from ledger.store.streams import load_hand
+    from replay.fold import fold_stream
+
+    hands = list(hands)
+    if not hands:
+        return 0
+    rows = ledger.query("SELECT DISTINCT hand_id FROM events WHERE type = 'hand_voided'"
+                        " AND hand_id IN (SELECT UNNEST(?))", [hands])
+    return sum(fold_stream(load_hand(ledger, hand)[0])[0].status == "voided"
+               for hand, in rows)
 
 
 def stored_elsewhere(ledger: Any, batches: Sequence[Batch], books: Sequence[str], *,

@@ -33,7 +33,8 @@ class ImportReport:
     (:func:`ledger.formats.pokernow.importer.cut_warning`), among ``warnings`` (last).
     ``repeated``: the identical copies of a hand met again in the file that holds it (a
     history pasted twice), written once: counted apart from ``known``, so that the counts
-    add up to the hands read."""
+    add up to the hands read. ``voided``: the hands already in the ledger that are voided
+    there (an import never brings one back: README, ``session void``)."""
 
     files: int = 0
     imported: int = 0
@@ -55,6 +56,7 @@ class ImportReport:
     cut: int = 0
     unwritten: int = 0
     repeated: int = 0
+    voided: int = 0
 
     def add(self, part: ImportReport) -> None:
         """Add the counts and errors of ``part`` (one file's report) to this report."""
@@ -73,15 +75,20 @@ class ImportReport:
         self.cut += part.cut
         self.unwritten += part.unwritten
         self.repeated += part.repeated
+        self.voided += part.voided
 
     def summary(self) -> str:
         rejected = self.rejected + len(self.errors) - self.counted
-        stay = ""
+        said = []
         if self.outside:
             who = ("they stay" if self.outside == self.known else
                    f"{self.outside} of them stay{'s' if self.outside == 1 else ''}")
-            stay = (f" ({who} outside session {self.session})" if self.session is not None
-                    else f" ({who} in the session they were stored in, not this file's)")
+            said.append(f"{who} outside session {self.session}" if self.session is not None
+                        else f"{who} in the session they were stored in, not this file's")
+        if self.voided:
+            said.append(f"{self.voided} of them voided, and this ledger keeps them so: "
+                        "import the file into a new ledger, --db NEW.duckdb, to count them")
+        stay = f" ({'; '.join(said)})" if said else ""
         text = (
             f"imported {self.imported} hand(s) ({self.events} events) from {self.files} "
             f"file(s); {self.known} already in the ledger{stay}; "

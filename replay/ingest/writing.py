@@ -36,6 +36,7 @@ from replay.ingest.known_hands import (
     known_in_play,
     stored_elsewhere,
     stored_outside,
+    voided_among,
 )
 from replay.ingest.samedeal import drop_same_deals
 from replay.ingest.unbought import FirstSeats, unbought_seats
@@ -87,6 +88,7 @@ class FileWriter:
         self.clashes: list[LedgerError] = []
         self.kept: set[str | None] = set()  # hands of the file not refused
         self.already: set[str | None] = set()  # kept hands the ledger held before the file
+        self.known: set[str] = set()  # every hand of the file counted as known (``part.known``)
         self.own: set[str | None] = set()  # source keys of the hands this file wrote
         self.in_play: set[str | None] = set()  # known hands the ledger holds in play
         self.dealt: dict[str, str] = {}  # id-less PHH copy known by its deal -> stored hand
@@ -149,6 +151,8 @@ class FileWriter:
         self.good += sum(1 for b in batches if b.is_hand and b.events)
         # hands the ledger holds already: known, even in a file refused whole
         part.known += sum(1 for b in batches if b.is_hand and b.events is None)
+        self.known.update(b.hand_id for b in batches
+                          if b.is_hand and b.events is None and b.hand_id is not None)
         if self.refusing:
             return
         # a copy known by its deal is other content (its finishing_stacks, say): its findings
@@ -197,6 +201,8 @@ class FileWriter:
                 part.known += 1
                 skipped.append(batch)
                 self.already.add(batch.hand_id)
+                if batch.hand_id is not None:
+                    self.known.add(batch.hand_id)
         part.outside += stored_outside(self.ledger, skipped)
 
     def _amendments_kept(self, batches: Sequence[Batch]) -> None:
@@ -337,12 +343,15 @@ class FileWriter:
             part.known += not positions
             if not positions:
                 self.already.add(batch.hand_id)
+                if batch.hand_id is not None:
+                    self.known.add(batch.hand_id)
         part.warnings = [warning_line(of_stored(e, self.dealt[e.hand])
                                       if e.hand in self.dealt else e)
                          for e in found if e.hand not in self.already]
         part.warnings.extend(warning_line(e) for e in unbought_seats(
             self.ledger, self.seats, file=name, stored=self.stored))
         self._within_table(name)
+        part.voided = voided_among(self.ledger, self.known)
         if self.tables is not None and self.tables.hands:
             from ledger.store.streams import head_position
 
