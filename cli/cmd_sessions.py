@@ -174,7 +174,8 @@ def _counted(n: int, noun: str) -> str:
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def session_list(obj: Context, as_json: bool) -> None:
-    """Sessions in ledger order with their date, hands, buy-ins and state: open, or closed
+    """Sessions in ledger order with their date, hands (the voided among them apart),
+    buy-ins (the retracted among them apart) and state: open, or closed
     and settled, or closed with money still owed after the payments recorded, or never
     opened (a session only its imported hands name; ``--json``: ``opened`` false)."""
     from replay.books import session_list as read
@@ -197,8 +198,10 @@ def session_list(obj: Context, as_json: bool) -> None:
                 state += (f", but its audit has {s['books_off']} finding(s) ({kinds}: "
                           f"`handledger audit --session {s['session']}`)")
             state += _missing_checkpoint(s, obj.db)
-        click.echo(f"{s['session']}  {s['date'] or '-'}  {s['hands']} hand(s)  "
-                   f"{s['buy_ins']} buy-in(s)  {state}")
+        voided = f" ({s['hands_voided']} voided)" if s["hands_voided"] else ""
+        retracted = f" ({s['buy_ins_retracted']} retracted)" if s["buy_ins_retracted"] else ""
+        click.echo(f"{s['session']}  {s['date'] or '-'}  {s['hands']} hand(s){voided}  "
+                   f"{s['buy_ins'] + s['buy_ins_retracted']} buy-in(s){retracted}  {state}")
 
 
 def _missing_checkpoint(s: dict, db: str) -> str:

@@ -147,7 +147,8 @@ def standings(path: str, *, money: bool, progress: Progress = silent, note: Note
 
 def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
                  ) -> list[dict[str, Any]]:
-    """Sessions in ledger order: ``session``, ``date``, ``closed``, ``buy_ins``, ``hands``,
+    """Sessions in ledger order: ``session``, ``date``, ``closed``, ``buy_ins`` (in effect),
+    ``buy_ins_retracted``, ``hands`` (every hand), ``hands_voided`` (of them),
     ``owed_minor`` (money still owed after the payments recorded) with its ``decimals`` and
     ``currency``, and ``settled`` (closed and nothing owed); ``books_off`` (only then): how
     many findings ``audit --session`` gives the session (a hand paid wrong, chips never
@@ -169,6 +170,9 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
         due = settlement.owed(ledger.connection)
         units = {name: (d, c) for name, d, c in ledger.connection.execute(
             "SELECT session, decimals, currency FROM session_book").fetchall()}
+        voided = dict(ledger.connection.execute(
+            "SELECT session, count(*) FROM hands WHERE status = 'voided'"
+            " GROUP BY session").fetchall())
         off: dict[str | None, dict[str, int]] = {}
         for f in read_audit(ledger.connection).findings:
             if f.kind == "settlement":  # the money still owed: ``owed_minor`` says it
@@ -179,6 +183,7 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
         if off.get(s["session"]):
             s["findings"] = dict(sorted(off[s["session"]].items()))
             s["books_off"] = sum(s["findings"].values())
+        s["hands_voided"] = voided.get(s["session"], 0)
         s["owed_minor"] = due.get(s["session"], 0)
         s["decimals"], s["currency"] = units.get(s["session"], (0, None))
         s["settled"] = s["closed"] and not s["owed_minor"]

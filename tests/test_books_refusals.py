@@ -350,9 +350,10 @@ def test_a_retracted_entry_is_neither_retracted_again_nor_amended_back(s_ann_bob
         "it back; record the entry again instead (`handledger history --session s` lists the "
         "entries)")
     assert snapshot(db) == before
-    # Ann's retracted; Bob's as it was; Cy's amended to 60: two buy-ins in effect
+    # Ann's retracted; Bob's as it was; Cy's amended to 60: two buy-ins in effect, three
+    # recorded, the retracted one said apart (as a session's voided hands are)
     listed = run(db, "session", "list")
-    assert listed.stdout == "s  2026-11-27  0 hand(s)  2 buy-in(s)  open\n"
+    assert listed.stdout == "s  2026-11-27  0 hand(s)  3 buy-in(s) (1 retracted)  open\n"
     assert [s["buy_ins"] for s in json.loads(run(db, "session", "list", "--json").stdout)[
         "sessions"]] == [2]
 

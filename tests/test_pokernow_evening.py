@@ -122,8 +122,9 @@ def test_an_export_before_the_first_hand_then_the_whole_log(
     session = Path(name).stem
     books = _books(db, session)
     assert books["session list --json"][1]["sessions"] == [{  # type: ignore[index]
-        "session": session, "date": "2022-01-13", "closed": False, "buy_ins": 3, "hands": 4,
-        "opened": True, "owed_minor": 4, "decimals": 0, "currency": None, "settled": False}]
+        "session": session, "date": "2022-01-13", "closed": False, "buy_ins": 3,
+        "buy_ins_retracted": 0, "hands": 4, "hands_voided": 0, "opened": True,
+        "owed_minor": 4, "decimals": 0, "currency": None, "settled": False}]
     assert books["audit --json"] == (0, {"discrepancies": []}, "")
     assert _nets(books) == {p: (net, 100) for p, net in PN_NETS.items()}
     assert len(events(db)) == len(events(wholes(PN))) == 60

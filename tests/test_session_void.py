@@ -79,7 +79,10 @@ def test_session_void_takes_back_every_hand_and_entry_in_one_write(user, fri) ->
                                            "chip adds up in the books as stored (the hash "
                                            "chain not checked: `handledger verify`)")
     assert user("verify")[0] == 0
-    assert user("session", "list")[1] == "fri  2026-11-27  3 hand(s)  0 buy-in(s)  open\n"
+    # the hands voided and the buy-ins retracted said apart, alike (before: "3 hand(s)  0
+    # buy-in(s)", the voided hands counted, the retracted buy-ins not)
+    assert user("session", "list")[1] == (
+        "fri  2026-11-27  3 hand(s) (3 voided)  2 buy-in(s) (2 retracted)  open\n")
     # the entries retracted latest first, after the hands: payment, cash-out, buy-ins
     rows = [line.split()[3:5] for line in user("history", "--session", "fri")[1].splitlines()
             if "entry_corrected" in line]
@@ -132,7 +135,7 @@ def test_session_void_refusals_write_nothing(user, fri) -> None:  # noqa: ANN001
                               "(2 buy-ins, 1 cash-out, 1 payment); every net in fri is 0 now "
                               "(passed over: 1 hand voided before)\n")
     assert user("session", "list")[1].splitlines()[0] == (
-        "fri  2026-11-27  4 hand(s)  0 buy-in(s)  closed, settled")
+        "fri  2026-11-27  4 hand(s) (4 voided)  2 buy-in(s) (2 retracted)  closed, settled")
 
 
 def test_a_refusal_after_some_voids_are_appended_writes_nothing(user, fri) -> None:  # noqa: ANN001

@@ -276,7 +276,8 @@ def hand_count(ledger: Any) -> int:
 def session_summaries(ledger: Any) -> list[dict[str, Any]]:
     """Every session in ledger order (of its first row): ``session``, ``date``, ``closed``,
     ``buy_ins`` (the buy-in entries in effect: a retracted one is not counted, the latest
-    correction of an entry deciding), ``hands`` and ``opened`` (False for a session its
+    correction of an entry deciding), ``buy_ins_retracted`` (the buy-in entries retracted,
+    apart), ``hands`` and ``opened`` (False for a session its
     hands name that was never opened: a site's history or an export's ``_session`` carries
     no book; README "session list")."""
     rows = ledger.query(
@@ -286,7 +287,9 @@ def session_summaries(ledger: Any) -> list[dict[str, Any]]:
         " SELECT e.session, any_value(e.payload->>'date') FILTER (WHERE e.type ="
         " 'session_opened'), bool_or(e.type = 'session_closed'), count(*) FILTER (WHERE"
         " e.type = 'buy_in' AND (f.target IS NULL OR (f.now IS NOT NULL AND f.now <> 'null'))),"
-        " min(e.position) FROM events e LEFT JOIN fix f ON f.session = e.session"
+        " min(e.position), count(*) FILTER (WHERE e.type = 'buy_in' AND f.target IS NOT NULL"
+        " AND (f.now IS NULL OR f.now = 'null')) FROM events e"
+        " LEFT JOIN fix f ON f.session = e.session"
         " AND f.target = e.seq WHERE e.hand_id IS NULL GROUP BY e.session ORDER BY 5")
     named = ledger.query("SELECT session, count(*), min(position) FROM events WHERE seq = 1"
                          " AND hand_id IS NOT NULL GROUP BY session")
@@ -294,11 +297,12 @@ def session_summaries(ledger: Any) -> list[dict[str, Any]]:
     opened = set(ledger.query("SELECT DISTINCT session FROM events"
                               " WHERE type = 'session_opened'"))
     booked = {s for s, *_ in rows}
-    rows += [(s, None, False, 0, first) for s, _, first in named
+    rows += [(s, None, False, 0, first, 0) for s, _, first in named
              if s is not None and s not in booked]
     rows.sort(key=lambda row: row[4])
-    return [{"session": s, "date": d, "closed": bool(c), "buy_ins": b, "hands": hands.get(s, 0),
-             "opened": (s,) in opened} for s, d, c, b, _ in rows]
+    return [{"session": s, "date": d, "closed": bool(c), "buy_ins": b, "buy_ins_retracted": r,
+             "hands": hands.get(s, 0), "opened": (s,) in opened}
+            for s, d, c, b, _, r in rows]
 
 
 def money_hand(ledger: Any, session: str) -> tuple[str, str] | None:
