@@ -179,9 +179,13 @@ def void_session(ledger: Any, session: str, *, reason: str, by: str,
         raise LedgerError(f"session {session} holds no hand and no book entry: nothing to "
                           "void; nothing written")
     if not to_void and not entries:
-        raise LedgerError(
-            f"session {session} has nothing to void: its {len(hands)} hand(s) are voided and "
-            f"its {len(state.retracted)} book entries retracted already; nothing written")
+        n, m = len(hands), len(state.retracted)
+        hands_said = {0: "it holds no hand", 1: "its hand is voided already"}.get(
+            n, f"its {n} hands are voided already")
+        entries_said = {0: "it has no book entry", 1: "its book entry is retracted already"}.get(
+            m, f"its {m} book entries are retracted already")
+        raise LedgerError(f"session {session} has nothing to void: {hands_said} and "
+                          f"{entries_said}; nothing written")
     retracted: Counter[str] = Counter()
     with ledger.transaction():  # every later hand voided: none left unfollowed to look for
         _void_latest_first(ledger, to_void, reason=reason, by=by, keys=keys, sign=sign,

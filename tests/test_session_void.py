@@ -103,9 +103,22 @@ def test_session_void_passes_over_what_is_taken_back_already(user, fri) -> None:
                                 "entry retracted before)\n", "")
     assert [line.split()[1] for line in _balances(user)[1:]] == ["0", "0"]
     code, _, err = _unchanged(user, fri, "session", "void", "fri", *WHY)
-    assert (code, err) == (2, "error: session fri has nothing to void: its 3 hand(s) are "
-                              "voided and its 4 book entries retracted already; nothing "
-                              "written\n")
+    assert (code, err) == (2, "error: session fri has nothing to void: its 3 hands are "
+                              "voided already and its 4 book entries are retracted already; "
+                              "nothing written\n")
+
+
+def test_session_void_done_twice_counts_one_entry_as_one(user, db) -> None:  # noqa: ANN001
+    """A session of one buy-in and no hand, voided twice: the refusal says "its book entry",
+    not "its 1 book entries"."""
+    assert user("session", "open", "sat", "--date", "2026-11-28")[0] == 0
+    assert user("buyin", "sat", "Ann", "100")[0] == 0
+    assert user("session", "void", "sat", *WHY)[0] == 0
+    assert user("session", "list")[1] == (
+        "sat  2026-11-28  0 hand(s)  1 buy-in(s) (1 retracted)  open\n")
+    code, _, err = _unchanged(user, Path(db), "session", "void", "sat", *WHY)
+    assert (code, err) == (2, "error: session sat has nothing to void: it holds no hand and "
+                              "its book entry is retracted already; nothing written\n")
 
 
 def test_session_void_refusals_write_nothing(user, fri) -> None:  # noqa: ANN001
@@ -386,6 +399,11 @@ def test_a_pokernow_log_imported_into_the_wrong_ledger(user, db, tmp_path) -> No
         "while a hand seats Efvoziamtgktl; nothing written; the void stands: a retraction is "
         "final (`entry amend` does not bring it back) and a buy-in recorded now comes after "
         "the hand (record the buy-in again, then the hand as a new one)\n"))
+    assert user("session", "list")[1] == (
+        "club-w1  2022-07-21  52 hand(s) (52 voided)  8 buy-in(s) (8 retracted)  open\n")
+    assert user("session", "void", "club-w1", *WHY)[2] == (
+        "error: session club-w1 has nothing to void: its 52 hands are voided already and its "
+        "15 book entries are retracted already; nothing written\n")
     assert user("import", "--session", "club-w1", log)[1] == (
         "imported 0 hand(s) (0 events) from 1 file(s); 52 already in the ledger (52 of them "
         "voided, and this ledger keeps them so: import the file into a new ledger, --db "
