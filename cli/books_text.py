@@ -22,8 +22,8 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
 
     if not books.mixed:
         return "\n".join([*_balances_table(books.players, books.unit),
-                          *rake_lines(books.rake), *unbalanced_lines(books.unbalanced,
-                                                                      books.rake),
+                          *rake_lines(books.rake, books.unit[1]),
+                          *unbalanced_lines(books.unbalanced, books.rake),
                           *seat_label_note(books.seat_labels),
                           *map(names, in_progress_lines(books.in_progress))])
     lines = []
@@ -43,11 +43,13 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
     return "\n".join(lines)
 
 
-def rake_lines(rake: list[dict[str, Any]]) -> list[str]:
+def rake_lines(rake: list[dict[str, Any]], currency: str | None = None) -> list[str]:
     """A line per session and chip unit whose hands were raked
     (:func:`ledger.audit.player_balances.rake_taken`): the chips the table took, which left the
     players' nets; chips of another value than a plain chip outside sessions are named
-    (``5 chips of 0.1``), never added to others."""
+    (``5 chips of 0.1``), never added to others. ``currency``: the money the table beside it
+    counts in (``balances --money``; None: chips): a rake of chips worth it is given in that
+    money first (``rake: 5.50 USD (550 chips) taken from …``), as the nets it left are."""
     from ledger.audit.money_units import chip_unit_text
 
     def of(r: dict[str, Any]) -> str:
@@ -55,7 +57,14 @@ def rake_lines(rake: list[dict[str, Any]]) -> list[str]:
         return "" if r["session"] is not None or unit == (1, 0, None) else (
             f" of {chip_unit_text(unit)}")
 
-    return [f"rake: {r['chips']} chip{'s' if r['chips'] != 1 else ''}{of(r)} taken from the pots "
+    def taken(r: dict[str, Any]) -> str:
+        chips = f"{r['chips']} chip{'s' if r['chips'] != 1 else ''}{of(r)}"
+        if currency is None or r["currency"] != currency:
+            return chips
+        worth = format_money(r["chips"] * r["chip_value_minor"], r["decimals"], currency)
+        return f"{worth} ({chips})"
+
+    return [f"rake: {taken(r)} taken from the pots "
             + (f"in session {r['session']}" if r["session"] is not None else "outside sessions")
             + f" ({r['hands']} hand{'s' if r['hands'] != 1 else ''})" for r in rake]
 

@@ -143,3 +143,30 @@ def test_plain_chips_beside_a_currency_are_said_to_have_no_money_value() -> None
         "(no session): plain chips): they do not add up, so each value has its own table; and "
         "plain chips have no money value, so money does not add up either (`handledger "
         "balances --session S --money` reads one session's)")
+
+
+STARS = "Stars-cash-PLO8-6max-USD-0.01-0.02-200911.txt"  # 15 hands, one raked 20 chips
+
+
+def _stars(tmp_path: Path) -> Path:
+    """Sessions w5 and w6 at 1 chip = 0.01 USD, the PokerStars PLO8 file :data:`STARS`
+    imported into w5; w6 has no hand."""
+    from tests.conftest import SHARED
+
+    db = tmp_path / "t.duckdb"
+    build(db, ("session", "open", "w5", "--chip-value", "0.01", "--currency", "USD"),
+          ("import", str(SHARED / "text" / STARS), "--session", "w5"),
+          ("session", "open", "w6", "--chip-value", "0.01", "--currency", "USD"))
+    return db
+
+
+def test_money_gives_the_rake_in_money(tmp_path: Path) -> None:
+    """With --money the rake line gives the 20 chips as money too (0.20 USD, the nets'
+    -0.20 USD beside it); in chips it stays chips."""
+    db = _stars(tmp_path)
+    assert run(db, "balances", "--money").output.splitlines()[-2:] == [
+        "rake: 0.20 USD (20 chips) taken from the pots in session w5 (1 hand)",
+        "note: the players' nets sum to -0.20 USD, not 0: the rake the table took (above)"]
+    assert run(db, "balances").output.splitlines()[-2] == (
+        "rake: 20 chips taken from the pots in session w5 (1 hand)")
+
