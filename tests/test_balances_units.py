@@ -170,3 +170,13 @@ def test_money_gives_the_rake_in_money(tmp_path: Path) -> None:
     assert run(db, "balances").output.splitlines()[-2] == (
         "rake: 20 chips taken from the pots in session w5 (1 hand)")
 
+
+def test_money_of_a_session_of_no_hand_is_headed_with_its_currency(tmp_path: Path) -> None:
+    """A session no hand counts in (none yet; or its file's hands, voided, stay in another
+    session), read in money: its table is headed with its currency, as any money table
+    (before: no "(USD)", as in chips)."""
+    db = _stars(tmp_path)
+    assert run(db, "balances", "--session", "w6", "--money").output == (
+        "player                  net       buy-in     cash-out  hands sessions   (USD)\n")
+    assert json.loads(run(db, "balances", "--session", "w6", "--money", "--json").output) == {
+        "players": [], "decimals": 2, "currency": "USD"}

@@ -121,8 +121,15 @@ def balances(con: Any, session: str | None, money: bool, *, chips_ok: bool = Tru
                                 cash_out=f"cash_out{suffix}", rules=f"rules_net{suffix}",
                                 labels=SEAT_LABEL)
     rows = con.execute(query, [session]).fetchall()
-    unit = one_unit({c for r in rows for c in (r[6] or "").split(",")},
-                    {d for r in rows for d in (r[7] or "0").split(",")}, money,
+    currencies = {c for r in rows for c in (r[6] or "").split(",")}
+    decimals = {d for r in rows for d in (r[7] or "0").split(",")}
+    if money and not rows:  # no player (no hand counts in it): the sessions' own money
+        units = con.execute("SELECT DISTINCT coalesce(currency, ''), CAST(coalesce(decimals, 0)"
+                            " AS VARCHAR) FROM session_book WHERE ($1 IS NULL OR session = $1)"
+                            " AND session IS NOT NULL", [session]).fetchall()
+        if len(units) == 1:
+            currencies, decimals = {units[0][0]}, {units[0][1]}
+    unit = one_unit(currencies, decimals, money,
                     places=lambda: money_places(con, session),
                     plain=None if chips_ok else lambda: all_plain(con, session))
     keys = ("player", "net", "buy_in", "cash_out", "hands", "sessions")
