@@ -220,6 +220,10 @@ def test_an_alias_of_a_pokernow_name_of_another_week_names_his_id(tmp_path: Path
     db = tmp_path / "t.duckdb"
     assert one_shot(db, "import", str(LOG1), "--session", "w1")[0] == 0
     assert one_shot(db, "import", str(VK), "--session", "w3")[0] == 0
+    # two players of one game stay refused, OTHER named with the id it stands for
+    assert one_shot(db, "player", "alias", "Anvjfbmj2", "TA") == (
+        2, "", "error: Anvjfbmj2 and TA (gE4aE_Yhc3) sat in hand pn-w1-1-164210353199300 "
+        "together: they are two players, not one (no alias recorded)\n")
     assert one_shot(db, "player", "alias", "Anvjfbmj2", "IpusyM") == (
         0, "IpusyM (f-mUxYkHrq) is Anvjfbmj2\n", "")
     _, text, _ = one_shot(db, "standings")

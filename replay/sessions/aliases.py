@@ -67,6 +67,8 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     if name == other:
         raise MalformedInput(f"{typed} is the name PokerNow logged for {name} already; "
                              "nothing recorded").keeping_names()
+    # the refusals name a PokerNow name by the id it stands for too: ``IpusyM (f-mUxYkHrq)``
+    said = typed if typed == other or typed.endswith(f" ({other})") else f"{typed} ({other})"
     mine = alias_group(ledger, name)
     theirs = alias_group(ledger, other) - mine
     known = name in (names := player_names(ledger))
@@ -78,14 +80,14 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
         raise LedgerError(f"{name} is no player in the ledger: did you mean "
                           f"{' or '.join(close)}? (`handledger player alias {close[0]} "
-                          f"{other}`); nothing recorded")
+                          f"{typed}`); nothing recorded")
     if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
-        raise LedgerError(f"{name} and {other} sat in hand {hand} together: they are two "
+        raise LedgerError(f"{name} and {said} sat in hand {hand} together: they are two "
                           "players, not one (no alias recorded)")
     if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
         raise LedgerError(
-            f"{name} and {other} both have book entries in session {both}: they are two "
-            f"players, not one (no alias recorded); if they are one, retract {other}'s "
+            f"{name} and {said} both have book entries in session {both}: they are two "
+            f"players, not one (no alias recorded); if they are one, retract {said}'s "
             f"entries there and record them again as {name}'s (`handledger entry retract "
             f"{both} SEQ --reason … --by …`; `handledger history --session {both}` lists them)")
     if session is None:
