@@ -240,3 +240,23 @@ def test_an_entry_under_a_pokernow_players_own_name_is_no_alias(tmp_path: Path) 
     assert run(db, "audit", "--session", "w1").exit_code == 0
     assert not any(e["type"] == "player_unaliased" for e in json.loads(
         run(db, "history", "--session", "w1", "--json").stdout)["events"])
+
+
+def test_an_entry_under_an_id_a_host_aliased_names_the_id(tmp_path: Path) -> None:
+    """``player alias Tee TA`` names TA's id, gE4aE_Yhc3, Tee; the import's buy-in of entry 4
+    is written under the id. Its amendment's note names the id, the alias to end (before:
+    ``entry 4 names Tee, an alias of Tee`` and ``player unalias Tee``, which is refused as no
+    alias), and following it gives the id back its PokerNow name. Log 001: TA +3 in 4
+    hands."""
+    db = build_ledger(tmp_path / "t.duckdb", [["import", str(CT1), "--session", "w1"]])
+    assert lines(db, "player", "alias", "Tee", "TA") == ["TA (gE4aE_Yhc3) is Tee"]
+    result = run(db, "entry", "amend", "w1", "4", "110", "--reason", "rebought", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "w1: entry 4 (buy_in) amended\n",
+        "note: entry 4 names gE4aE_Yhc3, an alias of Tee (`player alias`): it counted as "
+        "Tee's; if the alias was the mistake, not the entry, amend it back and end the alias "
+        "(`handledger player unalias gE4aE_Yhc3 --reason … --by …`)\n")
+    assert lines(db, "player", "unalias", "gE4aE_Yhc3", *ENDED) == [
+        "gE4aE_Yhc3 is no longer Tee"]
+    assert lines(db, "balances", "--session", "w1")[1] == (
+        "TA (gE4aE_Yhc3)                   3          110            0      4        1")

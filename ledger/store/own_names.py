@@ -33,7 +33,12 @@ def _in_force(ledger: Any, name: str) -> list[str]:
     return [p for (p, _), on in zip(pairs, aliases_in_force(pairs), strict=True) if on]
 
 
-def _seated(ledger: Any, player: str) -> bool:
+def is_platform_id(ledger: Any, player: str) -> bool:
+    """Whether ``player`` is a platform id: a hand read from a PokerNow log seats him.
+
+    Raises:
+        LedgerError: the ledger cannot be read.
+    """
     return bool(ledger.query(_SEATED_SQL, [player, PLATFORM_FORMAT]))
 
 
@@ -48,7 +53,7 @@ def platform_own_name(ledger: Any, name: str) -> str | None:
         LedgerError: the ledger cannot be read.
     """
     kept = _in_force(ledger, name)
-    if not kept or kept[-1] == name or not _seated(ledger, kept[-1]):
+    if not kept or kept[-1] == name or not is_platform_id(ledger, kept[-1]):
         return None
     return kept[-1]
 
@@ -61,4 +66,4 @@ def platform_ids_named(ledger: Any, name: str) -> list[str]:
     Raises:
         LedgerError: the ledger cannot be read.
     """
-    return sorted({p for p in _in_force(ledger, name) if p != name and _seated(ledger, p)})
+    return sorted({p for p in _in_force(ledger, name) if p != name and is_platform_id(ledger, p)})
