@@ -6,7 +6,6 @@ one, an appended event (the alias stays in the history).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ledger.model import events as ev
@@ -28,10 +27,8 @@ from ledger.store.streams import (
     shared_hand,
     shared_session,
 )
+from replay.sessions.payments import PLATFORM_LABEL
 from replay.sessions.state import alias_group, append_entry, open_state, series_names
-
-#: A player as the reads label one known by a platform id: ``Name (id)`` (``balances``).
-_LABEL = re.compile(r"(?P<name>.+) \((?P<id>[^\s()]+)\)")
 
 
 def add_alias(ledger: Any, name: str, other: str, session: str | None
@@ -50,9 +47,9 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
             (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`; a new ``name``,
             :func:`ledger.model.names.check_new_name`), or ``other`` is ``name`` (or his
-            PokerNow name); LedgerError: ``other`` the PokerNow name of two or more ids
-            (naming them; :func:`platform_other`); NotFound:
-            no session; LedgerError: ``name`` is no player name of the ledger and close to
+            PokerNow name); NotFound: no session; LedgerError: ``other`` the PokerNow name of
+            two or more ids (naming them; :func:`platform_other`), ``name`` is no player
+            name of the ledger and close to
             one that is (a typo: :func:`ledger.model.names.likely_meant`, ``other`` and his
             aliases aside), the two sat in one hand together or both have
             book entries in one session (two players: an alias would merge their nets,
@@ -110,7 +107,7 @@ def platform_other(ledger: Any, name: str, other: str) -> str:
         LedgerError: ``other`` is the PokerNow name of two or more ids (README "PokerNow":
             players of one name), naming them; nothing recorded.
     """
-    label = _LABEL.fullmatch(other)
+    label = PLATFORM_LABEL.fullmatch(other)
     if label is not None and label["id"] in platform_ids_named(ledger, label["name"]):
         return label["id"]
     ids = platform_ids_named(ledger, other)
