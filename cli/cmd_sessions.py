@@ -353,12 +353,15 @@ def player() -> None:
 @click.pass_obj
 def player_alias(obj: Context, name: str, other: str, session_name: str | None) -> None:
     """OTHER (another name or a platform id) is the player NAME everywhere: balances,
-    standings, the audit. The latest alias wins."""
+    standings, the audit. A PokerNow player's name (or his label "Name (id)") stands for his
+    id; a name two PokerNow players share is refused. The latest alias wins."""
     from replay.sessions import aliases as books
 
-    _, known, other_known = books.add_alias(obj.ledger(existing=True), name, other,
-                                            session_name)
-    click.echo(f"{other} is {name}")
+    _, known, other_known, alias = books.add_alias(obj.ledger(existing=True), name, other,
+                                                   session_name)
+    # a PokerNow name stands for his id: the line names the id the alias was recorded for
+    shown = other if alias == other or other.endswith(f" ({alias})") else f"{other} ({alias})"
+    click.echo(f"{shown} is {name}")
     if not known:
         click.echo(f"warning: {name} is no player in the ledger yet: {other} is named {name} "
                    "everywhere now (balances, standings, the audit)", err=True)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from ledger.model.errors import LedgerError
+from ledger.model.errors import AsTyped, LedgerError
 from ledger.model.names import shown_labels
 
 #: Text that ends naming a player before his id in brackets, ``TA (``: a word that is no
@@ -114,8 +114,8 @@ def books_named(names: Callable[[], Names]) -> Iterator[Callable[[str], None]]:
             named: Callable[[str], str] = str
             with suppress(LedgerError):
                 named = names()
-            for line in said:
-                render.note(named(line))
+            for line in said:  # a line naming the ids on purpose keeps them
+                render.note(line if isinstance(line, AsTyped) else named(line))
 
 
 @contextmanager

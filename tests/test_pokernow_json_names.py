@@ -208,6 +208,68 @@ def test_a_host_alias_is_the_name_everywhere(db: Path) -> None:
             if "Marty" in d["message"]] == [("Marty", "Marty", 297), ("Marty", "Marty", 157)]
 
 
+VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
+
+
+def test_an_alias_of_a_pokernow_name_of_another_week_names_his_id(tmp_path: Path) -> None:
+    """``player alias Anvjfbmj2 IpusyM``, IpusyM the name the valakuzhyk log gave f-mUxYkHrq
+    (-1000 there), Anvjfbmj2 ydk9sgEWl2's of the first charlestudor log (+1): IpusyM stands
+    for his id, as ``pay`` takes him, and the two are one player in standings, balances and
+    settle. Before, the alias said ``IpusyM is Anvjfbmj2`` and changed nothing (his hands and
+    entries are stored under the id). His label ``IpusyM (f-mUxYkHrq)`` names the id too."""
+    db = tmp_path / "t.duckdb"
+    assert one_shot(db, "import", str(LOG1), "--session", "w1")[0] == 0
+    assert one_shot(db, "import", str(VK), "--session", "w3")[0] == 0
+    # two players of one game stay refused, OTHER named with the id it stands for
+    assert one_shot(db, "player", "alias", "Anvjfbmj2", "TA") == (
+        2, "", "error: Anvjfbmj2 and TA (gE4aE_Yhc3) sat in hand pn-w1-1-164210353199300 "
+        "together: they are two players, not one (no alias recorded)\n")
+    assert one_shot(db, "player", "alias", "Anvjfbmj2", "IpusyM") == (
+        0, "IpusyM (f-mUxYkHrq) is Anvjfbmj2\n", "")
+    _, text, _ = one_shot(db, "standings")
+    assert [r for r in text.splitlines() if "Anvj" in r or "Ipus" in r] == [
+        "Anvjfbmj2 (ydk9sgEWl2)               1      -1000         -999"]
+    _, books = _json(db, "balances", "--json")
+    assert [(p["player"], p["name"], p["net"]) for p in books["players"]
+            if p["player"] in ("ydk9sgEWl2", "f-mUxYkHrq")] == [
+        ("ydk9sgEWl2", "Anvjfbmj2 (ydk9sgEWl2)", -999)]
+    _, text, _ = one_shot(db, "settle")
+    assert [r for r in text.splitlines() if "Anvj" in r or "Ipus" in r] == [
+        "Qapurjsa9 pays Anvjfbmj2 (ydk9sgEWl2) 1 chip in session w1",
+        "Anvjfbmj2 (ydk9sgEWl2) pays Aab Ovwsi 1000 chips in session w3"]
+    # taken back by the id it named; then the label names the id as well
+    assert one_shot(db, "player", "unalias", "f-mUxYkHrq", "--reason", "r", "--by", "h") == (
+        0, "f-mUxYkHrq is no longer Anvjfbmj2\n", "")
+    assert one_shot(db, "player", "alias", "Anvjfbmj2", "IpusyM (f-mUxYkHrq)") == (
+        0, "IpusyM (f-mUxYkHrq) is Anvjfbmj2\n", "")
+    _, books = _json(db, "balances", "--json")
+    assert [p["net"] for p in books["players"] if p["player"] == "ydk9sgEWl2"] == [-999]
+
+
+def test_an_alias_of_a_name_two_pokernow_players_share_is_refused(tmp_path: Path) -> None:
+    """The first charlestudor log with Qapurjsa9 (BfS83Cedu3) renamed Anvjfbmj2, the name of
+    ydk9sgEWl2 too: ``player alias IpusyM Anvjfbmj2`` cannot say which id, so it is refused
+    naming both, nothing recorded; his label (or his id) names the one meant."""
+    log = tmp_path / LOG1.name
+    log.write_text(LOG1.read_text(encoding="utf-8-sig").replace(
+        "Qapurjsa9 @ BfS83Cedu3", "Anvjfbmj2 @ BfS83Cedu3"), encoding="utf-8")
+    db = tmp_path / "dup.duckdb"
+    assert one_shot(db, "import", str(log), "--session", "w1")[0] == 0
+    assert one_shot(db, "import", str(VK), "--session", "w3")[0] == 0
+    _, before, _ = one_shot(db, "history", "--session", "w3")
+    assert one_shot(db, "player", "alias", "IpusyM", "Anvjfbmj2") == (
+        2, "", "error: Anvjfbmj2 is the PokerNow name of 2 players (BfS83Cedu3, ydk9sgEWl2): "
+        "name the one meant by his id (`handledger player alias IpusyM BfS83Cedu3`); nothing "
+        "recorded\n")
+    assert one_shot(db, "history", "--session", "w3")[1] == before
+    assert one_shot(db, "player", "alias", "IpusyM", "Anvjfbmj2 (BfS83Cedu3)") == (
+        0, "Anvjfbmj2 (BfS83Cedu3) is IpusyM\n", "")
+    _, books = _json(db, "balances", "--json")
+    assert {p["player"]: p["net"] for p in books["players"]
+            if p["player"] in ("f-mUxYkHrq", "BfS83Cedu3", "ydk9sgEWl2")} == {
+        "f-mUxYkHrq": -1004, "ydk9sgEWl2": 1}
+
+
 def test_a_hand_page_names_the_players(db: Path, tmp_path: Path) -> None:
     """`view` and the report's page of hand #1: seats, payouts and the page's data name the
     players as the reads do, never by id; a `player alias` redraws the report's pages."""

@@ -12,6 +12,7 @@ each; Aab Ovwsi, id gKyQzJRs7T, +7000 over the 52 hands, everyone else -1000).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -157,12 +158,12 @@ CT1 = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
 def test_taking_back_a_mistaken_alias_of_a_pokernow_name_puts_every_view_back(
         tmp_path: Path) -> None:
     """``player alias "Aab Ovwsi" A8`` (A8: the name PokerNow gave gE4aE_Yhc3, who played as TA
-    before) recorded by mistake and taken back: the unalias ends that statement alone, so A8
-    is gE4aE_Yhc3's name again in the books, balances, settle and pay, exactly as before it.
-    Before, the unalias dropped every statement of A8 (the import's id → A8 too): balances
-    showed TA, settle kept saying A8 and ``pay … A8`` was refused listing A8 among the
-    players; and its line named the id the alias chain ended at (``A8 is no longer
-    gKyQzJRs7T``), not what the alias said. gE4aE_Yhc3: +3 in log 001, +150 in log 002."""
+    before) recorded by mistake and taken back. A8 stands for his id, as ``pay`` takes him, so
+    the alias merges gE4aE_Yhc3 into Aab Ovwsi (before, it aliased the name alone: his hands
+    and entries, stored under the id, stayed a player apart). ``player unalias A8`` would end
+    his own PokerNow name, not the mistake: refused naming the alias to end; ending the id's
+    alias puts balances, settle and pay back as before it. gE4aE_Yhc3: +3 in log 001, +150 in
+    log 002."""
     db = build_ledger(tmp_path / "t.duckdb", [
         ["import", "--session", "club-w2", str(CT1), str(CT2)],
         ["import", "--session", "club-w1", str(VK)],
@@ -171,15 +172,18 @@ def test_taking_back_a_mistaken_alias_of_a_pokernow_name_puts_every_view_back(
     assert lines(db, "balances", "--session", "club-w2")[1] == a8
     settled = lines(db, "settle", "--session", "club-w2")[:2]
     assert settled == ['"uhuhqb""\'\'\' pays A8 0.50 USD', "Qapurjsa9 pays A8 0.03 USD"]
-    assert lines(db, "player", "alias", "Aab Ovwsi", "A8") == ["A8 is Aab Ovwsi"]
-    # while the alias holds, A8 is Aab Ovwsi's: the refusal says where the id went
-    result = run(db, "pay", "club-w2", "Qapurjsa9", "A8", "0.01")
-    assert result.exit_code == 2
-    assert result.stderr.endswith(
-        ", ksv @ ycx (YJJJbgIQrB)): A8 names another player now (`player alias`); the id "
-        "that played as A8 is A8 (gE4aE_Yhc3): a payment settles a session between its "
-        "players (and 'rake' names the house, who keeps the rake)\n")
-    assert lines(db, "player", "unalias", "A8", *ENDED) == ["A8 is no longer Aab Ovwsi"]
+    assert lines(db, "player", "alias", "Aab Ovwsi", "A8") == ["A8 (gE4aE_Yhc3) is Aab Ovwsi"]
+    # while the alias holds, gE4aE_Yhc3's 153 chips of club-w2 are Aab Ovwsi's
+    assert lines(db, "balances", "--session", "club-w2")[1] == (
+        "Aab Ovwsi (gKyQzJRs7T)              153          150            0      8        1")
+    result = run(db, "player", "unalias", "A8", *ENDED)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "error: A8 is the name PokerNow logged for gE4aE_Yhc3, not an alias a host made; "
+        "gE4aE_Yhc3 is Aab Ovwsi's by `player alias`: `handledger player unalias gE4aE_Yhc3 "
+        "--reason … --by …` ends that; nothing recorded\n")
+    assert lines(db, "player", "unalias", "gE4aE_Yhc3", *ENDED) == [
+        "gE4aE_Yhc3 is no longer Aab Ovwsi"]
     assert lines(db, "balances", "--session", "club-w2")[1] == a8
     assert lines(db, "settle", "--session", "club-w2")[:2] == settled
     assert lines(db, "standings")[:2] == [
@@ -187,7 +191,72 @@ def test_taking_back_a_mistaken_alias_of_a_pokernow_name_puts_every_view_back(
         "A8 (gE4aE_Yhc3)                    153                       153             "]
     assert lines(db, "pay", "club-w2", "Qapurjsa9", "A8", "0.03") == [
         "club-w2: Qapurjsa9 paid A8 0.03 USD (entry 30)"]
-    # Aab Ovwsi is gKyQzJRs7T's name again alone, and A8 no alias he can end twice over
     assert lines(db, "balances", "--session", "club-w1")[1].startswith("Aab Ovwsi (gKyQzJRs7T)")
+    # A8 is his own name, with the payment of entry 30 written under it: never ended
     result = run(db, "player", "unalias", "A8", *ENDED)
-    assert (result.exit_code, result.stdout) == (0, "A8 is no longer gE4aE_Yhc3\n")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "error: A8 is the name PokerNow logged for gE4aE_Yhc3, not an alias a host made: "
+        "entry 30 of session club-w2 (payment) is written under it, and ending it would "
+        "split that entry from his hands; nothing recorded (a wrong entry is amended or "
+        "retracted: `handledger entry retract club-w2 30 --reason … --by …`)\n")
+
+
+def test_an_entry_under_a_pokernow_players_own_name_is_no_alias(tmp_path: Path) -> None:
+    """``cashout`` and ``pay`` store a PokerNow player's name as typed (TA, Qapurjsa9): his own
+    name, the one his log gave his id, not an alias a host made. ``entry amend`` / ``entry
+    retract`` of such an entry give no note (before: ``entry 11 names TA, an alias of TA``,
+    advising ``player unalias TA``), and ``player unalias`` of the name, which would split the
+    entries under it from his hands (balances: ``TA 0 0 103`` apart from gE4aE_Yhc3, the
+    audit failing), is refused naming the entry, nothing recorded. Log 001: TA +3, Anvjfbmj2
+    +1, Qapurjsa9 -4, each of 100 bought in."""
+    db = build_ledger(tmp_path / "t.duckdb", [["import", str(CT1), "--session", "w1"]])
+    assert lines(db, "cashout", "w1", "TA", "13") == ["w1: TA cashed out 13 chips (entry 11)"]
+    result = run(db, "entry", "amend", "w1", "11", "103", "--reason", "typo", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "w1: entry 11 (cash_out) amended\n", "")
+    assert lines(db, "cashout", "w1", "Anvjfbmj2", "101") == [
+        "w1: Anvjfbmj2 cashed out 101 chips (entry 13)"]
+    assert lines(db, "cashout", "w1", "Qapurjsa9", "96") == [
+        "w1: Qapurjsa9 cashed out 96 chips (entry 14)"]
+    assert lines(db, "pay", "w1", "Qapurjsa9", "TA", "3") == ["w1: Qapurjsa9 paid TA 3 (entry 15)"]
+    result = run(db, "entry", "retract", "w1", "15", "--reason", "typo", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "w1: entry 15 (payment) retracted\n", "")
+    for name, seq, kind in (("TA", 11, "cash_out"), ("Qapurjsa9", 14, "cash_out")):
+        result = run(db, "player", "unalias", name, "--reason", "as the note says", "--by", "host")
+        assert (result.exit_code, result.stdout) == (2, "")
+        pid = {"TA": "gE4aE_Yhc3", "Qapurjsa9": "BfS83Cedu3"}[name]
+        assert result.stderr == (
+            f"error: {name} is the name PokerNow logged for {pid}, not an alias a host made: "
+            f"entry {seq} of session w1 ({kind}) is written under it, and ending it would "
+            "split that entry from his hands; nothing recorded (a wrong entry is amended or "
+            f"retracted: `handledger entry retract w1 {seq} --reason … --by …`)\n")
+    assert lines(db, "balances", "--session", "w1") == [
+        "player                          net       buy-in     cash-out  hands sessions",
+        "TA (gE4aE_Yhc3)                   3          100          103      4        1",
+        "Anvjfbmj2 (ydk9sgEWl2)            1          100          101      4        1",
+        "Qapurjsa9 (BfS83Cedu3)           -4          100           96      4        1"]
+    assert run(db, "audit", "--session", "w1").exit_code == 0
+    assert not any(e["type"] == "player_unaliased" for e in json.loads(
+        run(db, "history", "--session", "w1", "--json").stdout)["events"])
+
+
+def test_an_entry_under_an_id_a_host_aliased_names_the_id(tmp_path: Path) -> None:
+    """``player alias Tee TA`` names TA's id, gE4aE_Yhc3, Tee; the import's buy-in of entry 4
+    is written under the id. Its amendment's note names the id, the alias to end (before:
+    ``entry 4 names Tee, an alias of Tee`` and ``player unalias Tee``, which is refused as no
+    alias), and following it gives the id back its PokerNow name. Log 001: TA +3 in 4
+    hands."""
+    db = build_ledger(tmp_path / "t.duckdb", [["import", str(CT1), "--session", "w1"]])
+    assert lines(db, "player", "alias", "Tee", "TA") == ["TA (gE4aE_Yhc3) is Tee"]
+    result = run(db, "entry", "amend", "w1", "4", "110", "--reason", "rebought", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "w1: entry 4 (buy_in) amended\n",
+        "note: entry 4 names gE4aE_Yhc3, an alias of Tee (`player alias`): it counted as "
+        "Tee's; if the alias was the mistake, not the entry, amend it back and end the alias "
+        "(`handledger player unalias gE4aE_Yhc3 --reason … --by …`)\n")
+    assert lines(db, "player", "unalias", "gE4aE_Yhc3", *ENDED) == [
+        "gE4aE_Yhc3 is no longer Tee"]
+    assert lines(db, "balances", "--session", "w1")[1] == (
+        "TA (gE4aE_Yhc3)                   3          110            0      4        1")

@@ -22,6 +22,15 @@ def quoted(text: str) -> str:
     return repr(text)
 
 
+class AsTyped(str):
+    """A ``note:`` line (not an error) that names players by their platform ids on purpose, as
+    :meth:`LedgerError.keeping_names` marks a refusal: a command that renames platform ids in
+    its notes leaves it as it is (``entry 4 names gE4aE_Yhc3, an alias of Tee``, not ``Tee, an
+    alias of Tee``)."""
+
+    __slots__ = ()
+
+
 class LedgerError(Exception):
     """Root of handledger's errors. ``where()`` renders the known location fields (a session
     row of an event file names its ``session`` where a hand row names its ``hand``).

@@ -9,6 +9,8 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from ledger.model.errors import AsTyped
+from ledger.store.own_names import is_platform_id, platform_own_name
 from replay.sessions.state import series_names
 
 _UNALIAS = "`handledger player unalias {} --reason … --by …`"
@@ -36,13 +38,21 @@ def aliased_entry(ledger: Any, seq: int, entry: Any, *, retracted: bool) -> str 
     """A ``note:`` line for a book ``entry`` (at ``seq``) just retracted or amended whose
     name as written (its player, or a payment's payer or payee) is an alias of another
     player now: it counted as his, and if the alias was the mistake the entry is recorded
-    again (a retraction is final) or amended back, and the alias ended; None otherwise."""
+    again (a retraction is final) or amended back, and the alias ended; None otherwise, and
+    None for a name PokerNow logged for the player's id (``cashout TA 13`` of the player
+    PokerNow seats as gE4aE_Yhc3, :func:`ledger.store.own_names.platform_own_name`): his
+    own name, no alias a host made, which ``player unalias`` refuses to end. A line about an
+    entry naming a platform id is :class:`ledger.model.errors.AsTyped`: it names the id."""
     names = series_names(ledger)
     written = [getattr(entry, k, None) for k in ("player", "payer", "payee")]
-    name = next((n for n in written if n is not None and names.get(n, n) != n), None)
+    name = next((n for n in written if n is not None and names.get(n, n) != n
+                 and platform_own_name(ledger, n) is None), None)
     if name is None:
         return None
     undo = "record the entry again" if retracted else "amend it back"
-    return (f"note: entry {seq} names {name}, an alias of {names[name]} (`player alias`): it "
+    said = (f"note: entry {seq} names {name}, an alias of {names[name]} (`player alias`): it "
             f"counted as {names[name]}'s; if the alias was the mistake, not the entry, {undo} "
             f"and end the alias ({_UNALIAS.format(shlex.quote(name))})")
+    # an imported entry names his id, which ``player alias NAME ID`` made NAME's: the line
+    # names the id, the alias to end, not the name the reads show it by
+    return AsTyped(said) if is_platform_id(ledger, name) else said

@@ -18,6 +18,7 @@ from ledger.model.names import (
     check_not_the_house,
     likely_meant,
 )
+from ledger.store.own_names import platform_ids_named, platform_own_name
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import (
     alias_pairs,
@@ -26,33 +27,45 @@ from ledger.store.streams import (
     shared_hand,
     shared_session,
 )
+from replay.sessions.payments import PLATFORM_LABEL
 from replay.sessions.state import alias_group, append_entry, open_state, series_names
 
 
 def add_alias(ledger: Any, name: str, other: str, session: str | None
-              ) -> tuple[str, bool, bool]:
+              ) -> tuple[str, bool, bool, str]:
     """Record that ``other`` (another name or a platform id) is the player ``name``, in
-    ``session``'s stream (default: the latest session). Returns the session, whether
-    ``name`` is a player name the ledger held already (False: ``other`` is renamed to a new
-    name) and whether ``other`` is (False: a name no hand, entry or alias gave yet, perhaps a
-    typo), each of which the caller says.
+    ``session``'s stream (default: the latest session). A PokerNow player's name (the one
+    his import logged for his id, from any session) or his label ``Name (id)`` stands for his
+    id, as ``pay`` takes him (:func:`platform_other`): the alias names the id, so his hands
+    and entries count as ``name``'s. Returns the session, whether ``name`` is a player name
+    the ledger held already (False: ``other`` is renamed to a new name), whether ``other`` is
+    (False: a name no hand, entry or alias gave yet, perhaps a typo), each of which the
+    caller says, and the alias recorded (``other``, or the id it stands for).
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
             (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`; a new ``name``,
-            :func:`ledger.model.names.check_new_name`), or ``other`` is ``name``; NotFound:
-            no session; LedgerError: ``name`` is no player name of the ledger and close to
+            :func:`ledger.model.names.check_new_name`), or ``other`` is ``name`` (or his
+            PokerNow name); NotFound: no session; LedgerError: ``other`` the PokerNow name of
+            two or more ids (naming them; :func:`platform_other`), ``name`` is no player
+            name of the ledger and close to
             one that is (a typo: :func:`ledger.model.names.likely_meant`, ``other`` and his
             aliases aside), the two sat in one hand together or both have
             book entries in one session (two players: an alias would merge their nets,
             RULES.md §1.1).
     """
     check_name(name)
-    check_name(other)
     if name == other:
         raise MalformedInput("an alias must differ from the name")
     prove_before_writing(ledger)
+    typed, other = other, platform_other(ledger, name, other)
+    check_name(other)
+    if name == other:
+        raise MalformedInput(f"{typed} is the name PokerNow logged for {name} already; "
+                             "nothing recorded").keeping_names()
+    # the refusals name a PokerNow name by the id it stands for too: ``IpusyM (f-mUxYkHrq)``
+    said = typed if typed == other or typed.endswith(f" ({other})") else f"{typed} ({other})"
     mine = alias_group(ledger, name)
     theirs = alias_group(ledger, other) - mine
     known = name in (names := player_names(ledger))
@@ -64,14 +77,14 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
         raise LedgerError(f"{name} is no player in the ledger: did you mean "
                           f"{' or '.join(close)}? (`handledger player alias {close[0]} "
-                          f"{other}`); nothing recorded")
+                          f"{typed}`); nothing recorded")
     if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
-        raise LedgerError(f"{name} and {other} sat in hand {hand} together: they are two "
+        raise LedgerError(f"{name} and {said} sat in hand {hand} together: they are two "
                           "players, not one (no alias recorded)")
     if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
         raise LedgerError(
-            f"{name} and {other} both have book entries in session {both}: they are two "
-            f"players, not one (no alias recorded); if they are one, retract {other}'s "
+            f"{name} and {said} both have book entries in session {both}: they are two "
+            f"players, not one (no alias recorded); if they are one, retract {said}'s "
             f"entries there and record them again as {name}'s (`handledger entry retract "
             f"{both} SEQ --reason … --by …`; `handledger history --session {both}` lists them)")
     if session is None:
@@ -80,7 +93,30 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
             raise NotFound("no session to record the alias in: open one first")
     state = open_state(ledger, session, allow_closed=True)
     append_entry(ledger, session, ev.PlayerAlias(player=name, alias=other), state)
-    return session, known, other in names
+    return session, known, other in names, other
+
+
+def platform_other(ledger: Any, name: str, other: str) -> str:
+    """The player ``player alias NAME OTHER`` makes ``name``'s: ``other``'s platform id when
+    ``other`` is the name a PokerNow import logged for it, that statement still in force
+    (:func:`ledger.store.own_names.platform_own_name`), or his label ``Name (id)`` as the
+    reads print it; else ``other`` as typed. An alias of the name alone would leave his id,
+    which his hands and entries are stored under, a player apart.
+
+    Raises:
+        LedgerError: ``other`` is the PokerNow name of two or more ids (README "PokerNow":
+            players of one name), naming them; nothing recorded.
+    """
+    label = PLATFORM_LABEL.fullmatch(other)
+    if label is not None and label["id"] in platform_ids_named(ledger, label["name"]):
+        return label["id"]
+    ids = platform_ids_named(ledger, other)
+    if len(ids) > 1:
+        raise LedgerError(
+            f"{other} is the PokerNow name of {len(ids)} players ({', '.join(ids)}): name the "
+            f"one meant by his id (`handledger player alias {name} {ids[0]}`); nothing "
+            "recorded").keeping_names()
+    return platform_own_name(ledger, other) or other
 
 
 def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: str
@@ -98,7 +134,11 @@ def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: 
         ChainBroken, LedgerCorrupt: the ledger fails the proof made before writing; nothing
             written. MalformedInput: a bad name (:func:`ledger.model.names.check_name`);
             LedgerError: ``alias`` is no alias now (a player's own name, one never aliased or
-            one unaliased already); NotFound: no session.
+            one unaliased already), or the name PokerNow logged for a player's id
+            (:func:`ledger.store.own_names.platform_own_name`) while that id is an alias of
+            another player (the alias a host made is the id's: it is ended instead) or book
+            entries in force are written under the name (:func:`check_no_entries_under`);
+            NotFound: no session.
     """
     check_name(alias)
     prove_before_writing(ledger)
@@ -109,13 +149,48 @@ def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: 
         said = (f" (its aliases: {', '.join(aliases)}; `handledger player unalias "
                 f"{aliases[0]} --reason … --by …` ends one)" if aliases else "")
         raise LedgerError(f"{alias} is no alias of another player{said}; nothing recorded")
+    pairs = alias_pairs(ledger)
+    force = aliases_in_force(pairs)
+    if (pid := platform_own_name(ledger, alias)) is not None:
+        if pid in names:  # ``player alias NAME A8`` recorded for A8's id: that is the alias
+            host = [p for (p, a), on in zip(pairs, force, strict=True) if on and a == pid]
+            raise LedgerError(
+                f"{alias} is the name PokerNow logged for {pid}, not an alias a host made; "
+                f"{pid} is {host[-1]}'s by `player alias`: `handledger player unalias {pid} "
+                "--reason … --by …` ends that; nothing recorded").keeping_names()
+        check_no_entries_under(ledger, alias, pid)
     if session is None:
         session = latest_session(ledger)
         if session is None:
             raise NotFound("no session to record the end of the alias in: open one first")
     state = open_state(ledger, session, allow_closed=True)
-    pairs = alias_pairs(ledger)
-    said = [p for (p, a), on in zip(pairs, aliases_in_force(pairs), strict=True)
-            if on and a == alias]
+    said = [p for (p, a), on in zip(pairs, force, strict=True) if on and a == alias]
     append_entry(ledger, session, ev.PlayerUnaliased(alias=alias, reason=reason, by=by), state)
     return session, said[-1] if said else player
+
+
+def check_no_entries_under(ledger: Any, name: str, pid: str) -> None:
+    """Refuse to end ``name``, the name PokerNow logged for the id ``pid``, while a book
+    entry in force (a buy-in, cash-out or payment, not retracted) is written under it:
+    ``cashout`` and ``pay`` store his name as typed, and ending it would make those entries
+    a player apart from his hands (a cash-out of chips nobody holds at the table).
+
+    Raises:
+        LedgerError: naming the first such entry (session and seq) and how a wrong one is
+            corrected instead; nothing recorded.
+    """
+    sessions = [s for (s,) in ledger.query(
+        "SELECT DISTINCT session FROM events WHERE hand_id IS NULL"
+        " AND type IN ('buy_in', 'cash_out', 'payment') AND $1 IN (payload->>'player',"
+        " payload->>'payer', payload->>'payee') ORDER BY session", [name])]
+    for session in sessions:
+        state = open_state(ledger, session, allow_closed=True)
+        for seq, entry in sorted(state.entries.items()):
+            if seq not in state.retracted and name in (
+                    getattr(entry, k, None) for k in ("player", "payer", "payee")):
+                raise LedgerError(
+                    f"{name} is the name PokerNow logged for {pid}, not an alias a host made: "
+                    f"entry {seq} of session {session} ({entry.type}) is written under it, and "
+                    f"ending it would split that entry from his hands; nothing recorded (a "
+                    f"wrong entry is amended or retracted: `handledger entry retract {session} "
+                    f"{seq} --reason … --by …`)").keeping_names()

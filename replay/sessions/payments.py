@@ -173,7 +173,7 @@ def _one_player(payer: str, payee: str, session: str, players: Mapping[str, str]
 
 
 #: A player as the reads label one known by a platform id: ``Name (id)`` (``balances``).
-_LABEL = re.compile(r"(?P<name>.+) \((?P<id>[^\s()]+)\)")
+PLATFORM_LABEL = re.compile(r"(?P<name>.+) \((?P<id>[^\s()]+)\)")
 
 
 def labelled(who: str, session: str, known: set[str], names: Mapping[str, str]) -> str:
@@ -186,7 +186,7 @@ def labelled(who: str, session: str, known: set[str], names: Mapping[str, str]) 
         LedgerError: ``Name (id)`` whose name and id are not the same player of the books,
             naming who each is; nothing written.
     """
-    label = _LABEL.fullmatch(who)
+    label = PLATFORM_LABEL.fullmatch(who)
     if who in known or label is None:
         return who
     name, pid = label["name"], label["id"]
