@@ -230,10 +230,11 @@ def _payment_bounds(ledger: Any, session: str, state: SessionState, seq: int, mi
 def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int,
                         chips: int, where: str, *, place: Place | None = None) -> None:
     """Refuse the retraction of the buy-in at ``seq`` of ``session`` (``chips``) when a hand
-    there seats its player (under any of his names), is not voided and comes before every
-    other buy-in of his there (:func:`hands_left_unbought`): it would start with chips nobody
-    bought, which ``hand start`` refuses and the audit's stack continuity names (README "A
-    night at the table"). ``where``: ``"entry retract fri 3 (buy-in of Dee, 100 chips)"``.
+    there seats its player (under any of his names), is not voided, is recorded after it and
+    comes before every other buy-in of his there (:func:`hands_left_unbought`): it would
+    start with chips nobody bought, which ``hand start`` refuses and the audit's stack
+    continuity names (README "A night at the table"); a hand recorded before it the buy-in
+    never counted for. ``where``: ``"entry retract fri 3 (buy-in of Dee, 100 chips)"``.
 
     Raises:
         LedgerError: naming the hands that seat him.
@@ -262,11 +263,12 @@ def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int
     """The hands of ``session`` (ids, ledger order) that the buy-in at ``seq`` there, not
     counted (retracted), would leave starting its player with chips nobody bought (RULES.md
     §1.1): those that seat him (under any of his names), are not voided (``counting``: a hand
-    counted though voided, whose void an ``undo`` would take back) and come before every
-    other buy-in of his there in force in ``state`` (a rebuy recorded after a hand bought
-    nothing it played with). ``place``: a file's row (:class:`replay.sessions.state.Place`),
-    stored with the rest of its file: the hands stored before it count, and those after it in
-    the file up to his next buy-in there.
+    counted though voided, whose void an ``undo`` would take back), are recorded after it (a
+    buy-in counts for the hands after it only, as the audit's stack continuity reads the
+    books) and come before every other buy-in of his there in force in ``state`` (a rebuy
+    recorded after a hand bought nothing it played with). ``place``: a file's row
+    (:class:`replay.sessions.state.Place`), stored with the rest of its file: the hands
+    stored before it count, and those after it in the file up to his next buy-in there.
     """
     from replay.fold import fold_stream
 
@@ -275,6 +277,13 @@ def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int
     others = _other_buy_ins(ledger, state, seq)
     seating = []
     found = hands_seating(ledger, session, names)
+    if found:  # a buy-in counts for the hands recorded after it only
+        (at,), = ledger.query("SELECT position FROM events WHERE stream = $1 AND seq = $2",
+                              [f"session:{session}", seq])
+        after = {h for (h,) in ledger.query(
+            "SELECT hand_id FROM events WHERE list_contains($1, hand_id) GROUP BY hand_id"
+            " HAVING min(position) > $2", [[h for h, *_ in found], at])}
+        found = [f for f in found if f[0] in after]
     if others and found:  # a hand counts the buy-ins recorded before it only
         (first,), = ledger.query(
             "SELECT min(position) FROM events WHERE stream = $1 AND list_contains($2, seq)",

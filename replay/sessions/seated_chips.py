@@ -5,10 +5,10 @@ amended while its player sits in a hand still in play (``entry amend``; a file's
 The books follow a player's stack from hand to hand (the audit's ``stack_continuity``): the
 first hand that seats him after a buy-in starts him with his stack after his previous hand
 (none: nothing) plus what he bought between. ``hand start`` seats nobody with chips nobody
-bought, and ``entry retract`` does not take back all a player bought while a hand seats him;
-an amendment that lowers a buy-in below what that hand started him with would make those
-chips nobody's, so it is refused naming the entry, the player, the hand and the chips
-(RULES.md §1.1: only the chips bought come to the table). A retraction is an amendment to 0
+bought, and ``entry retract`` does not take back all a player bought while a hand after it
+seats him; an amendment that lowers a buy-in below what that hand started him with would
+make those chips nobody's, so it is refused naming the entry, the player, the hand and the
+chips (RULES.md §1.1: only the chips bought come to the table). A retraction is an amendment to 0
 chips, bound the same way (part of what he bought: a rebuy, one buy-in of two), and so is
 the ``undo`` of a void that would count a hand again after such a retraction. And as
 ``buyin`` adds no chips while the player sits in a hand still in play, ``entry amend``
