@@ -15,9 +15,14 @@ from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hands_seating
 from replay.sessions.alias_hints import alias_row, aliased_entry
 from replay.sessions.amounts import bounded, chips_written, money_written
+from replay.sessions.cash_out_books import amended_cash_out_warning
 from replay.sessions.entries import cash_outs_covered, within_table
 from replay.sessions.payments import paid_by, within_buy_ins, within_house, within_owed
-from replay.sessions.seated_chips import amended_between_hands, seated_with_bought
+from replay.sessions.seated_chips import (
+    amended_between_hands,
+    amended_start_warning,
+    seated_with_bought,
+)
 from replay.sessions.state import Place, SessionState, alias_group, append_entry, open_state
 from replay.sessions.statements import statement_to_retract
 
@@ -32,7 +37,12 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     itself, needs no flag, as ``pay``). ``beyond``: an amended payment goes in though it is
     more than the payer owes (as ``pay --more-than-owed``). ``note`` gets a ``note:`` line
     when the entry names an alias of another player: the alias may be the mistake
-    (:func:`replay.sessions.alias_hints.aliased_entry`).
+    (:func:`replay.sessions.alias_hints.aliased_entry`), and a ``warning:`` line when a
+    buy-in amended leaves the first hand after it that seats its player starting him with
+    other than the books give him (:func:`replay.sessions.seated_chips.amended_start_warning`)
+    or a cash-out amended takes other than the hands leave him
+    (:func:`replay.sessions.cash_out_books.amended_cash_out_warning`); the amendment goes in,
+    the host's statement.
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
@@ -49,6 +59,12 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     if note is not None and (said := aliased_entry(ledger, seq, entry,
                                                    retracted=replacement is None)):
         note(said)
+    if note is not None and replacement is not None and (warning := (
+            amended_start_warning(ledger, session, seq, replacement)
+            if replacement.type == "buy_in" else amended_cash_out_warning(
+                ledger, session, seq, replacement.player)
+            if replacement.type == "cash_out" else None)):
+        note(warning)
     return entry, replacement
 
 

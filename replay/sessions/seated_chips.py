@@ -83,6 +83,36 @@ def unbought_again(ledger: Any, session: str, state: SessionState, seq: int, han
     return _unbought(check)
 
 
+def amended_start_warning(ledger: Any, session: str, seq: int, amended: Any) -> str | None:
+    """A ``warning:`` line when the buy-in at ``seq`` of ``session``, just stored amended to
+    ``amended`` (:class:`ledger.model.events.BuyIn`), leaves the first hand of the session,
+    not voided, that seats its player (under any of his names) after it starting him with
+    other than the books give him there (his stack after his hand before it, none: nothing,
+    plus his buy-ins between; RULES.md §1.1): it names the entry, the hand, the player, the
+    chips the hand seats him with, the books' and the amount that agrees with the hand, as
+    the audit's ``stack_continuity`` will name it. None when they agree, no hand after it
+    seats him, or his stack is not known (a hand before it recorded no payouts). The
+    amendment stands: it is the host's statement."""
+    at = _position(ledger, session, seq)
+    after, before = _hands_around(ledger, session, amended.player, at)
+    if after is None:
+        return None
+    check = _start_check(ledger, session, None, at, amended, before, after)
+    if check is None or check.expected is None or check.actual == check.expected:
+        return None
+    who, off = check.player, check.actual - check.expected
+    basis = (f"{who} left hand {check.previous} with {check.expected - check.bought} and "
+             f"bought {check.bought} since" if check.previous is not None
+             else f"{who}'s buy-ins there come to {check.bought}")
+    agrees = amended.chips + off
+    fix = (f"; a wrong amount is amended again (`handledger entry amend {session} {seq} "
+           f"{agrees} --reason … --by …`)" if agrees >= 1 else "")
+    return (f"warning: entry {seq} (buy-in of {amended.player}, {amended.chips} chips): hand "
+            f"{check.hand} seats {who} with {check.actual} chips, but {basis}: expected "
+            f"{check.expected} ({off:+d}); the books no longer follow the hands' stacks, and "
+            f"the audit's stack_continuity will name it{fix}")
+
+
 def _unbought(check: Any) -> str:
     """The words of a failed start check (:class:`ledger.audit.books.StartCheck`)."""
     who = check.player
