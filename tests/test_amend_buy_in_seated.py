@@ -76,8 +76,9 @@ def test_a_buy_in_lowered_below_the_first_hand_after_it_is_refused(
 def test_a_buy_in_of_a_player_in_a_hand_in_play_is_amended_once_it_ends(
         night: Path, tmp_path: Path) -> None:
     """Raising Bob's rebuy while x2 seats him is refused as `buyin` is; once x2 ends it goes
-    in (the audit then names x2's start, 100 of 150: -50), and lowering it back to the 100
-    x2 seats him with goes in too, the audit clean again. Ann's buy-in, lowered to 99 while
+    in with a warning naming x2's start, 100 of 150: -50 (as the audit then names it), and
+    lowering it back to the 100 x2 seats him with goes in too, no warning, the audit clean
+    again. Ann's buy-in, lowered to 99 while
     she sits in x2, is refused by the first rule: x1 seats her with 100."""
     db = _bob_rebuys_and_sits_in_x2(night, tmp_path)
     assert _amend(db, 4, 150) == (2, (
@@ -90,22 +91,72 @@ def test_a_buy_in_of_a_player_in_a_hand_in_play_is_amended_once_it_ends(
         "and Ann's buy-ins there would come to 99: it would start Ann with 1 chip nobody bought")
     for action in ("d dh Ann ????", "d dh Bob ????", "Ann f", "pay Bob 3", "end"):
         assert run(db, "act", "x2", action).exit_code == 0, action
-    assert _amend(db, 4, 150) == (0, "s: entry 4 (buy_in) amended\n")
+    raised = run(db, "entry", "amend", "s", "4", "150", *BY)
+    assert (raised.exit_code, raised.stdout, raised.stderr) == (
+        0, "s: entry 4 (buy_in) amended\n",
+        "warning: entry 4 (buy-in of Bob, 150 chips): hand x2 seats Bob with 100 chips, but "
+        "Bob left hand x1 with 0 and bought 150 since: expected 150 (-50); the books no longer "
+        "follow the hands' stacks, and the audit's stack_continuity will name it; a wrong "
+        "amount is amended again (`handledger entry amend s 4 100 --reason … --by …`)\n")
     audit = run(db, "audit", "--session", "s", "--json")
     assert [(d["hand"], d["player"], d["expected"], d["actual"])
             for d in json.loads(audit.stdout)["discrepancies"]] == [("x2", "Bob", 150, 100)]
-    assert _amend(db, 4, 100) == (0, "s: entry 4 (buy_in) amended\n")
+    back = run(db, "entry", "amend", "s", "4", "100", *BY)
+    assert (back.exit_code, back.stdout, back.stderr) == (
+        0, "s: entry 4 (buy_in) amended\n", "")
     assert run(db, "audit", "--session", "s").exit_code == 0
+
+
+VAL = Path(__file__).resolve().parents[2] / "shared/data/pokernow/valakuzhyk_07_21_2022_log1.csv"
+
+
+def test_a_buy_in_raised_above_the_first_hand_after_it_is_warned_of(
+        night: Path, tmp_path: Path) -> None:
+    """Ann's buy-in (entry 2) of 100 raised to 150: x1 seats her with 100, so the books no
+    longer follow the hands: it goes in (the host's statement) with one warning naming x1
+    and the stacks, and the audit names the same start. Lowered to 100 again: no warning."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    result = run(db, "entry", "amend", "s", "2", "150", *BY)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "s: entry 2 (buy_in) amended\n",
+        "warning: entry 2 (buy-in of Ann, 150 chips): hand x1 seats Ann with 100 chips, but "
+        "Ann's buy-ins there come to 150: expected 150 (-50); the books no longer follow the "
+        "hands' stacks, and the audit's stack_continuity will name it; a wrong amount is "
+        "amended again (`handledger entry amend s 2 100 --reason … --by …`)\n")
+    audit = run(db, "audit", "--session", "s", "--json")
+    assert [(d["hand"], d["player"], d["expected"], d["actual"])
+            for d in json.loads(audit.stdout)["discrepancies"]] == [("x1", "Ann", 150, 100)]
+    back = run(db, "entry", "amend", "s", "2", "100", *BY)
+    assert (back.exit_code, back.stdout, back.stderr) == (0, "s: entry 2 (buy_in) amended\n", "")
+    assert run(db, "audit", "--session", "s").exit_code == 0
+
+
+def test_a_pokernow_buy_in_raised_is_warned_of(tmp_path: Path) -> None:
+    """The valakuzhyk log into w3: entry 4 is the log's buy-in of 1000 for Phzd Juwvifsvh,
+    whom its first hand seats with 1000. Raised to 1100, it goes in with a warning naming
+    that hand and the stacks (-100)."""
+    db = tmp_path / "t.duckdb"
+    assert run(db, "import", str(VAL), "--session", "w3").exit_code == 0
+    result = run(db, "entry", "amend", "w3", "4", "1100", "--reason", "x", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "w3: entry 4 (buy_in) amended\n",
+        "warning: entry 4 (buy-in of Phzd Juwvifsvh, 1100 chips): hand "
+        "pn-w3-1-165843755677200 seats Phzd Juwvifsvh with 1000 chips, but Phzd Juwvifsvh's "
+        "buy-ins there come to 1100: expected 1100 (-100); the books no longer follow the "
+        "hands' stacks, and the audit's stack_continuity will name it; a wrong amount is "
+        "amended again (`handledger entry amend w3 4 1000 --reason … --by …`)\n")
 
 
 def test_a_buy_in_no_hand_follows_is_lowered(night: Path, tmp_path: Path) -> None:
     """Eve, bought in for 50 and never seated, and Bob's rebuy before any hand after it:
-    lowered as before."""
+    lowered as before, and raised with no warning (no hand after them to follow)."""
     db = copy_ledger(night, tmp_path / "t.duckdb")
     for args in (("buyin", "s", "Eve", "50"), ("buyin", "s", "Bob", "100")):
         assert run(db, *args).exit_code == 0
-    assert _amend(db, 4, 20) == (0, "s: entry 4 (buy_in) amended\n")
-    assert _amend(db, 5, 60) == (0, "s: entry 5 (buy_in) amended\n")
+    for seq, chips in ((4, "20"), (5, "60"), (5, "250")):  # no hand after them: no warning
+        result = run(db, "entry", "amend", "s", str(seq), chips, *BY)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            0, f"s: entry {seq} (buy_in) amended\n", "")
 
 
 def test_a_files_amendment_lowering_a_seated_buy_in_is_refused(night: Path,

@@ -273,9 +273,14 @@ def test_a_correction_given_twice_changes_nothing_and_is_refused(run, db: str) -
 
 @pytest.mark.usefixtures("at_night")
 def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None:  # noqa: ANN001
-    # entry 2: Ann's buy-in of 200
+    # entry 2: Ann's buy-in of 200, raised above the 200 hand f1 seats her with: warned of
     assert _lines(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h",
-                      "--closed")) == ["friday: entry 2 (buy_in) amended"]
+                      "--closed")) == [
+        "warning: entry 2 (buy-in of Ann, 300 chips): hand f1 seats Ann with 200 chips, but "
+        "Ann's buy-ins there come to 300: expected 300 (-100); the books no longer follow the "
+        "hands' stacks, and the audit's stack_continuity will name it; a wrong amount is "
+        "amended again (`handledger entry amend friday 2 200 --reason … --by …`)",
+        "friday: entry 2 (buy_in) amended"]
     assert run("pay", "friday", "Bob", "Ann", "37.50").exit_code == 0  # entry 10
     before = snapshot(Path(db))
     assert refused(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h",
@@ -411,14 +416,15 @@ def test_a_cash_out_beyond_the_chips_on_the_table_is_refused(run, db: str) -> No
     # Ann's count amended to what she had: Bob's 100 may go in after all, as the hands say
     assert _lines(run("entry", "retract", "n", "5", "--reason", "x", "--by", "host"))
     assert _lines(run("entry", "amend", "n", "4", "100", "--reason", "miscounted",
-                      "--by", "host"))
+                      "--by", "host")) == ["n: entry 4 (cash_out) amended"]  # as bought: quiet
     assert _lines(run("cashout", "n", "Bob", "100")) == ["n: Bob cashed out 100 chips (entry 8)"]
 
 
 def test_a_cash_out_other_than_the_hands_leave_is_warned_and_named_later(run) -> None:  # noqa: ANN001
     """Ann raises to 10 on the button (small blind 1), Bob folds his big blind 2: Ann 102,
     Bob 98. Bob's 100 goes in with a warning naming the 98; Ann's 102 then finds 100 chips on
-    the table, refused naming Bob's entry 4; amended to 98, Ann's 102 goes in, no warning."""
+    the table, refused naming Bob's entry 4; amended to 98, Ann's 102 goes in, no warning;
+    amended to 97, it goes in with a warning naming c1 and the 98."""
     for args in (("session", "open", "c"), ("buyin", "c", "Ann", "100"),
                  ("buyin", "c", "Bob", "100"),
                  ("hand", "start", "--session", "c", "--hand", "c1", "--game", "NT", "--stakes",
@@ -437,9 +443,17 @@ def test_a_cash_out_other_than_the_hands_leave_is_warned_and_named_later(run) ->
         "entry 4: Bob 100 chips, the hands left Bob 98 (+2); amend it first (`handledger "
         "entry amend c 4 98 --reason … --by …`), or record a buy-in missing from the books")
     assert _lines(run("entry", "amend", "c", "4", "98", "--reason", "miscounted",
-                      "--by", "host"))
+                      "--by", "host")) == ["c: entry 4 (cash_out) amended"]
     assert _lines(run("cashout", "c", "Ann", "102")) == ["c: Ann cashed out 102 chips (entry 6)"]
     assert _lines(run("audit"))[0].startswith("audit clean: 1 hand(s) in 1 session(s)")
+    # amended off the hands again, as cashout warns, the amendment warns (and goes in)
+    assert _lines(run("entry", "amend", "c", "4", "97", "--reason", "miscounted",
+                      "--by", "host")) == [
+        "warning: entry 4 (cash-out of Bob, 97 chips): the hands leave Bob 98 (-1), Bob's "
+        "stack after hand c1 and the buy-ins since: a count that is wrong is amended again "
+        "(`handledger entry amend c 4 98 --reason … --by …`); the audit's session balance "
+        "will name it",
+        "c: entry 4 (cash_out) amended"]
 
 
 def test_a_cash_out_is_held_to_the_latest_hand_the_books_count(run) -> None:  # noqa: ANN001

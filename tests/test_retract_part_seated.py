@@ -150,3 +150,68 @@ def test_a_files_retraction_of_a_seated_buy_in_is_refused(night: Path,
             "corrected or voided first; `handledger history --session r` lists the entries); a "
             "file's correction of a book entry is held to `entry retract`'s rules\n")
         assert not db.exists()
+
+
+RIT = Path(__file__).resolve().parents[2] / "shared/data/pokernow/pokernowpy_run-it-twice.csv"
+VAL = Path(__file__).resolve().parents[2] / "shared/data/pokernow/valakuzhyk_07_21_2022_log1.csv"
+
+
+def test_a_buy_in_typed_after_a_pokernow_sessions_hands_is_retracted(tmp_path: Path) -> None:
+    """The run-it-twice log into w4 (its 3 hands seat Ntunn, whom no line of the log buys
+    in); a buy-in of 1536 for Ntunn typed after them (entry 8) counts for none of them (a
+    buy-in counts for the hands after it), so its retraction changes nothing for them: it goes
+    in, and the audit is again what it was before the buy-in."""
+    db = tmp_path / "t.duckdb"
+    assert run(db, "import", str(RIT), "--session", "w4").exit_code == 0
+    before = run(db, "audit", "--session", "w4").output
+    assert before.endswith("audit: 11 discrepancies in 3 hand(s) in 1 session(s) "
+                           "(stack_continuity 11)\n")
+    assert run(db, "buyin", "w4", "Ntunn", "1536").stdout == (
+        "w4: Ntunn buy-in 1536 chips (entry 8)\n")
+    assert "Ntunn has no buy-in before it (1536 bought in the session is recorded after it" \
+        in run(db, "audit", "--session", "w4").output
+    result = run(db, "entry", "retract", "w4", "8", "--reason", "wrong session", "--by",
+                 "host")
+    assert (result.exit_code, result.stdout) == (0, "w4: entry 8 (buy_in) retracted\n")
+    assert run(db, "audit", "--session", "w4").output == before
+
+
+def test_a_pokernow_buy_in_the_hands_after_it_seat_is_not_retracted(tmp_path: Path) -> None:
+    """The valakuzhyk log into w3: entry 4, the log's buy-in of 1000 for Phzd Juwvifsvh,
+    is all he bought there, and the 35 hands after it seat him: its retraction is refused in
+    one line, nothing written."""
+    db = tmp_path / "t.duckdb"
+    assert run(db, "import", str(VAL), "--session", "w3").exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "entry", "retract", "w3", "4", *BY)) == (
+        "error: entry retract w3 4 (buy-in of Phzd Juwvifsvh, 1000 chips): it is all Phzd "
+        "Juwvifsvh bought in session w3, and hands pn-w3-1-165843755677200, "
+        "pn-w3-2-165843763372700, pn-w3-3-165843774582000, pn-w3-4-165843780657400, "
+        "pn-w3-5-165843786846203 and 30 more seat Phzd Juwvifsvh: they would start Phzd "
+        "Juwvifsvh with chips nobody bought; nothing written (a wrong amount is amended: "
+        "`handledger entry amend w3 4 CHIPS --reason … --by …`; a hand seated by mistake is "
+        "voided first)")
+    assert rows(db) == before
+
+
+def test_a_buy_in_typed_after_the_hands_it_did_not_buy_is_retracted(night: Path,
+                                                                    tmp_path: Path) -> None:
+    """After x1 (Bob left it with 0), Cy buys in 100 (entry 5) and hand x2 seats Cy 100,
+    Ann 300 (Ann folds her small blind: Cy is paid 3); then a rebuy of 1536 for Cy typed by
+    mistake (entry 6, after x2): retracted, x2 bought by entry 5. Entry 5 is then all Cy
+    bought, and x2 seats him: refused."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert run(db, "buyin", "r", "Cy", "100").exit_code == 0
+    assert run(db, "hand", "start", "--hand", "x2", "--session", "r", "--game", "NT",
+               "--stakes", "1/2", "--button", "Ann", "--seats", "Ann:300,Cy:100"
+               ).exit_code == 0
+    for action in ("d dh Cy ????", "d dh Ann ????", "Ann f", "pay Cy 3", "end"):
+        assert run(db, "act", "x2", action).exit_code == 0, action
+    assert run(db, "buyin", "r", "Cy", "1536").stdout == "r: Cy rebuy 1536 chips (entry 6)\n"
+    assert _retract(db, 6) == (0, "r: entry 6 (buy_in) retracted\n")
+    assert _retract(db, 5) == (2, (
+        "error: entry retract r 5 (buy-in of Cy, 100 chips): it is all Cy bought in session "
+        "r, and hand x2 seats Cy: it would start Cy with chips nobody bought; nothing written "
+        "(a wrong amount is amended: `handledger entry amend r 5 CHIPS --reason … --by …`; a "
+        "hand seated by mistake is voided first)"))
+    assert run(db, "audit", "--session", "r").exit_code == 0

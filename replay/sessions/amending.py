@@ -15,9 +15,14 @@ from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hands_seating
 from replay.sessions.alias_hints import alias_row, aliased_entry
 from replay.sessions.amounts import bounded, chips_written, money_written
+from replay.sessions.cash_out_books import amended_cash_out_warning
 from replay.sessions.entries import cash_outs_covered, within_table
 from replay.sessions.payments import paid_by, within_buy_ins, within_house, within_owed
-from replay.sessions.seated_chips import amended_between_hands, seated_with_bought
+from replay.sessions.seated_chips import (
+    amended_between_hands,
+    amended_start_warning,
+    seated_with_bought,
+)
 from replay.sessions.state import Place, SessionState, alias_group, append_entry, open_state
 from replay.sessions.statements import statement_to_retract
 
@@ -32,7 +37,12 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     itself, needs no flag, as ``pay``). ``beyond``: an amended payment goes in though it is
     more than the payer owes (as ``pay --more-than-owed``). ``note`` gets a ``note:`` line
     when the entry names an alias of another player: the alias may be the mistake
-    (:func:`replay.sessions.alias_hints.aliased_entry`).
+    (:func:`replay.sessions.alias_hints.aliased_entry`), and a ``warning:`` line when a
+    buy-in amended leaves the first hand after it that seats its player starting him with
+    other than the books give him (:func:`replay.sessions.seated_chips.amended_start_warning`)
+    or a cash-out amended takes other than the hands leave him
+    (:func:`replay.sessions.cash_out_books.amended_cash_out_warning`); the amendment goes in,
+    the host's statement.
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
@@ -49,6 +59,12 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     if note is not None and (said := aliased_entry(ledger, seq, entry,
                                                    retracted=replacement is None)):
         note(said)
+    if note is not None and replacement is not None and (warning := (
+            amended_start_warning(ledger, session, seq, replacement)
+            if replacement.type == "buy_in" else amended_cash_out_warning(
+                ledger, session, seq, replacement.player)
+            if replacement.type == "cash_out" else None)):
+        note(warning)
     return entry, replacement
 
 
@@ -230,10 +246,11 @@ def _payment_bounds(ledger: Any, session: str, state: SessionState, seq: int, mi
 def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int,
                         chips: int, where: str, *, place: Place | None = None) -> None:
     """Refuse the retraction of the buy-in at ``seq`` of ``session`` (``chips``) when a hand
-    there seats its player (under any of his names), is not voided and comes before every
-    other buy-in of his there (:func:`hands_left_unbought`): it would start with chips nobody
-    bought, which ``hand start`` refuses and the audit's stack continuity names (README "A
-    night at the table"). ``where``: ``"entry retract fri 3 (buy-in of Dee, 100 chips)"``.
+    there seats its player (under any of his names), is not voided, is recorded after it and
+    comes before every other buy-in of his there (:func:`hands_left_unbought`): it would
+    start with chips nobody bought, which ``hand start`` refuses and the audit's stack
+    continuity names (README "A night at the table"); a hand recorded before it the buy-in
+    never counted for. ``where``: ``"entry retract fri 3 (buy-in of Dee, 100 chips)"``.
 
     Raises:
         LedgerError: naming the hands that seat him.
@@ -262,11 +279,12 @@ def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int
     """The hands of ``session`` (ids, ledger order) that the buy-in at ``seq`` there, not
     counted (retracted), would leave starting its player with chips nobody bought (RULES.md
     §1.1): those that seat him (under any of his names), are not voided (``counting``: a hand
-    counted though voided, whose void an ``undo`` would take back) and come before every
-    other buy-in of his there in force in ``state`` (a rebuy recorded after a hand bought
-    nothing it played with). ``place``: a file's row (:class:`replay.sessions.state.Place`),
-    stored with the rest of its file: the hands stored before it count, and those after it in
-    the file up to his next buy-in there.
+    counted though voided, whose void an ``undo`` would take back), are recorded after it (a
+    buy-in counts for the hands after it only, as the audit's stack continuity reads the
+    books) and come before every other buy-in of his there in force in ``state`` (a rebuy
+    recorded after a hand bought nothing it played with). ``place``: a file's row
+    (:class:`replay.sessions.state.Place`), stored with the rest of its file: the hands
+    stored before it count, and those after it in the file up to his next buy-in there.
     """
     from replay.fold import fold_stream
 
@@ -275,6 +293,13 @@ def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int
     others = _other_buy_ins(ledger, state, seq)
     seating = []
     found = hands_seating(ledger, session, names)
+    if found:  # a buy-in counts for the hands recorded after it only
+        (at,), = ledger.query("SELECT position FROM events WHERE stream = $1 AND seq = $2",
+                              [f"session:{session}", seq])
+        after = {h for (h,) in ledger.query(
+            "SELECT hand_id FROM events WHERE list_contains($1, hand_id) GROUP BY hand_id"
+            " HAVING min(position) > $2", [[h for h, *_ in found], at])}
+        found = [f for f in found if f[0] in after]
     if others and found:  # a hand counts the buy-ins recorded before it only
         (first,), = ledger.query(
             "SELECT min(position) FROM events WHERE stream = $1 AND list_contains($2, seq)",

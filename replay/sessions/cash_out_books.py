@@ -59,17 +59,21 @@ def _cash_out_checks(ledger: Any, session: str, hands: list[str] | None = None
     return [(c.position, c) for c in book.cash_outs]
 
 
-def _latest_hand(ledger: Any, session: str, player: str) -> list[str] | None:
-    """The latest hand of ``session`` that seats ``player`` (under any of his aliases) and
-    counts in the books (not voided), as a list of one; empty when none; None when one after
-    it does not replay (nothing is said then). His stack at the table is what that hand
-    left him with what he bought since (the books' fold: an earlier hand changes nothing)."""
+def _latest_hand(ledger: Any, session: str, player: str, before: int | None = None
+                 ) -> list[str] | None:
+    """The latest hand of ``session`` (``before``: of those started before that ledger
+    position) that seats ``player`` (under any of his aliases) and counts in the books (not
+    voided), as a list of one; empty when none; None when one after it does not replay
+    (nothing is said then). His stack at the table is what that hand left him with what he
+    bought since (the books' fold: an earlier hand changes nothing)."""
     from replay.fold import replay_events
     from replay.sessions.state import alias_group
 
     names = alias_group(ledger, player)
     for hand in reversed(ledger.streams(kind="hand", session=session)):
         stored = ledger.read(hand)
+        if before is not None and stored[0].position > before:
+            continue
         if not names & {s.player for s in stored[0].event.seats}:
             continue
         try:
@@ -101,6 +105,29 @@ def cash_out_warning(ledger: Any, session: str, seq: int, player: str, shown: An
             f"{c.expected} ({c.actual - c.expected:+d}): a count that is wrong is amended "
             f"(`handledger entry amend {session} {seq} {c.expected} --reason … --by …`); the "
             "audit's session balance will name it")
+
+
+def amended_cash_out_warning(ledger: Any, session: str, seq: int, player: str
+                             ) -> str | None:
+    """A ``warning:`` line when the cash-out at ``seq`` of ``session``, just stored amended
+    (``entry amend``), takes other than the chips the hands leave ``player`` there (his
+    buy-ins, and the stack his latest hand before it left him with what he bought since:
+    the audit's session balance, which will name it), naming that hand, the chips and the
+    amount that agrees with them, as :func:`cash_out_warning` says of ``cashout``; None when
+    they agree or are not known. The amendment stands: it is the host's statement."""
+    (at,), = ledger.query("SELECT position FROM events WHERE stream = $1 AND seq = $2",
+                          [f"session:{session}", seq])
+    hands = _latest_hand(ledger, session, player, before=at)
+    checks = [] if hands is None else _cash_out_checks(ledger, session, hands)
+    c = next((c for position, c in checks if position == at), None)
+    if c is None or c.expected is None or c.expected == c.actual or not c.seated:
+        return None
+    since = (f"{c.player}'s stack after hand {hands[0]} and the buy-ins since" if hands
+             else f"{c.player}'s buy-ins")
+    return (f"warning: entry {seq} (cash-out of {c.player}, {c.actual} chips): the hands "
+            f"leave {c.player} {c.expected} ({c.actual - c.expected:+d}), {since}: a count "
+            f"that is wrong is amended again (`handledger entry amend {session} {seq} {c.expected} "
+            "--reason … --by …`); the audit's session balance will name it")
 
 
 def over_cashed(ledger: Any, session: str) -> list[OverCashed]:

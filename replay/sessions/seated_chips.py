@@ -5,10 +5,10 @@ amended while its player sits in a hand still in play (``entry amend``; a file's
 The books follow a player's stack from hand to hand (the audit's ``stack_continuity``): the
 first hand that seats him after a buy-in starts him with his stack after his previous hand
 (none: nothing) plus what he bought between. ``hand start`` seats nobody with chips nobody
-bought, and ``entry retract`` does not take back all a player bought while a hand seats him;
-an amendment that lowers a buy-in below what that hand started him with would make those
-chips nobody's, so it is refused naming the entry, the player, the hand and the chips
-(RULES.md §1.1: only the chips bought come to the table). A retraction is an amendment to 0
+bought, and ``entry retract`` does not take back all a player bought while a hand after it
+seats him; an amendment that lowers a buy-in below what that hand started him with would
+make those chips nobody's, so it is refused naming the entry, the player, the hand and the
+chips (RULES.md §1.1: only the chips bought come to the table). A retraction is an amendment to 0
 chips, bound the same way (part of what he bought: a rebuy, one buy-in of two), and so is
 the ``undo`` of a void that would count a hand again after such a retraction. And as
 ``buyin`` adds no chips while the player sits in a hand still in play, ``entry amend``
@@ -81,6 +81,36 @@ def unbought_again(ledger: Any, session: str, state: SessionState, seq: int, han
     if check is None or check.expected is None or check.actual <= check.expected:
         return None
     return _unbought(check)
+
+
+def amended_start_warning(ledger: Any, session: str, seq: int, amended: Any) -> str | None:
+    """A ``warning:`` line when the buy-in at ``seq`` of ``session``, just stored amended to
+    ``amended`` (:class:`ledger.model.events.BuyIn`), leaves the first hand of the session,
+    not voided, that seats its player (under any of his names) after it starting him with
+    other than the books give him there (his stack after his hand before it, none: nothing,
+    plus his buy-ins between; RULES.md §1.1): it names the entry, the hand, the player, the
+    chips the hand seats him with, the books' and the amount that agrees with the hand, as
+    the audit's ``stack_continuity`` will name it. None when they agree, no hand after it
+    seats him, or his stack is not known (a hand before it recorded no payouts). The
+    amendment stands: it is the host's statement."""
+    at = _position(ledger, session, seq)
+    after, before = _hands_around(ledger, session, amended.player, at)
+    if after is None:
+        return None
+    check = _start_check(ledger, session, None, at, amended, before, after)
+    if check is None or check.expected is None or check.actual == check.expected:
+        return None
+    who, off = check.player, check.actual - check.expected
+    basis = (f"{who} left hand {check.previous} with {check.expected - check.bought} and "
+             f"bought {check.bought} since" if check.previous is not None
+             else f"{who}'s buy-ins there come to {check.bought}")
+    agrees = amended.chips + off
+    fix = (f"; a wrong amount is amended again (`handledger entry amend {session} {seq} "
+           f"{agrees} --reason … --by …`)" if agrees >= 1 else "")
+    return (f"warning: entry {seq} (buy-in of {amended.player}, {amended.chips} chips): hand "
+            f"{check.hand} seats {who} with {check.actual} chips, but {basis}: expected "
+            f"{check.expected} ({off:+d}); the books no longer follow the hands' stacks, and "
+            f"the audit's stack_continuity will name it{fix}")
 
 
 def _unbought(check: Any) -> str:
