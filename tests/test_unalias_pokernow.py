@@ -255,7 +255,13 @@ def test_an_entry_under_an_id_a_host_aliased_names_the_id(tmp_path: Path) -> Non
         0, "w1: entry 4 (buy_in) amended\n",
         "note: entry 4 names gE4aE_Yhc3, an alias of Tee (`player alias`): it counted as "
         "Tee's; if the alias was the mistake, not the entry, amend it back and end the alias "
-        "(`handledger player unalias gE4aE_Yhc3 --reason … --by …`)\n")
+        "(`handledger player unalias gE4aE_Yhc3 --reason … --by …`)\n"
+        # the raised buy-in no longer follows the stack the hand seats him with (amend's
+        # warning): 100 chips at hand 1, 110 bought
+        "warning: entry 4 (buy-in of Tee, 110 chips): hand pn-w1-1-164210353199300 seats Tee "
+        "with 100 chips, but Tee's buy-ins there come to 110: expected 110 (-10); the books no "
+        "longer follow the hands' stacks, and the audit's stack_continuity will name it; a "
+        "wrong amount is amended again (`handledger entry amend w1 4 100 --reason … --by …`)\n")
     assert lines(db, "player", "unalias", "gE4aE_Yhc3", *ENDED) == [
         "gE4aE_Yhc3 is no longer Tee"]
     assert lines(db, "balances", "--session", "w1")[1] == (
