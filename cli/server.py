@@ -66,6 +66,11 @@ def preload() -> int:
             with contextlib.suppress(ImportError):
                 importlib.import_module(info.name)
     _complete_models()
+    # setproctitle finds the process's command line from its environment, which a command
+    # replaces with its client's: found now, once, for every command (_name_process)
+    from setproctitle import getproctitle
+
+    getproctitle()
     gc.collect()
     gc.freeze()
     return len(sys.modules)
@@ -390,30 +395,15 @@ def _command(fds: list[int], message: dict[str, Any], go: int) -> None:
 
 
 def _name_process(argv: list[str]) -> None:
-    """Write the client's command line ``argv`` over the server's in this process's own
-    argument area, which is what the system gives as its command (``/proc/PID/cmdline``,
-    ``ps``): a process waiting for a ledger this command holds then names it (``pid N:
-    handledger import big.jsonl``, :mod:`ledger.store.holders`), not ``handledger serve``.
-    The area keeps its size (the server's command line): a longer command gives its program
-    without the folder, and is cut there if still too long. Where the system has no such
-    files (not Linux), or refuses the write, the name stays as it was."""
-    try:
-        with open("/proc/self/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()
-        start, end = int(fields[45]), int(fields[46])  # arg_start, arg_end (proc(5))
-        if end <= start:
-            return
-        text = b"\0".join(os.fsencode(a) for a in argv)
-        if len(text) >= end - start and argv:  # the program without its folder, as typed
-            text = b"\0".join(os.fsencode(a) for a in [os.path.basename(argv[0]), *argv[1:]])
-        text = text[:end - start - 1]
-        fd = os.open("/proc/self/mem", os.O_RDWR)
-        try:
-            os.pwrite(fd, text.ljust(end - start, b"\0"), start)
-        finally:
-            os.close(fd)
-    except (OSError, ValueError, IndexError):
-        return
+    """Give the system the client's command line ``argv`` as this process's command
+    (``/proc/PID/cmdline``, ``ps``), the program without its folder: a process waiting for a
+    ledger this command holds then names it (``pid N: handledger import big.jsonl``,
+    :mod:`ledger.store.holders`), not the server it was forked from (``handledger serve``).
+    setproctitle (set up by :func:`preload`) writes it where the system reads it, one text,
+    as long as it is."""
+    from setproctitle import setproctitle
+
+    setproctitle(" ".join([os.path.basename(argv[0]) if argv else "handledger", *argv[1:]]))
 
 
 def _exit(code: int) -> None:

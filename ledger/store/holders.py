@@ -36,7 +36,9 @@ def process_words(pid: int, program: str = "") -> str:
 def command_line(pid: int) -> str | None:
     """The command line of process ``pid`` on one line, as a person would type it: the
     program's name without its folder (a Python script run by its interpreter, as the
-    ``handledger`` console script is, by the script's name), blanks run together, cut to
+    ``handledger`` console script is, by the script's name; a process that gave itself a
+    name of one text, as a command ``handledger serve`` runs does, by that text), blanks run
+    together, cut to
     :data:`SHOWN` characters (``...``); None when the system does not say (no such process,
     no ``/proc``)."""
     try:
@@ -49,6 +51,8 @@ def command_line(pid: int) -> str | None:
         args.pop()
     if not args:  # a kernel thread, or a process that has just exited
         return None
+    if len(args) == 1 and " " in args[0]:  # one text the process gave itself as its name
+        args = args[0].split()  # (`handledger serve` and its commands: cli/server.py)
     program = os.path.basename(args[0])
     if program.startswith("python") and len(args) > 1 and not args[1].startswith("-"):
         args = [os.path.basename(args[1]), *args[2:]]
