@@ -87,8 +87,7 @@ def test_hands_already_in_the_ledger_outside_the_session_say_they_stay_there(
 
 
 #: What the summary adds of known hands that are voided (README, ``session void``).
-VOIDED = ("voided, and this ledger keeps them so: import the file into a new ledger, "
-          "--db NEW.duckdb, to count them")
+VOIDED = "voided here: an import never brings a voided hand back"
 
 
 def test_hands_already_in_the_ledger_that_are_voided_say_so_and_what_to_do(

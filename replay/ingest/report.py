@@ -86,8 +86,9 @@ class ImportReport:
             said.append(f"{who} outside session {self.session}" if self.session is not None
                         else f"{who} in the session they were stored in, not this file's")
         if self.voided:
-            said.append(f"{self.voided} of them voided, and this ledger keeps them so: "
-                        "import the file into a new ledger, --db NEW.duckdb, to count them")
+            # true whether the file's copy is voided too or not: which it is, is not read
+            said.append(f"{self.voided} of them voided here: an import never brings a "
+                        "voided hand back")
         stay = f" ({'; '.join(said)})" if said else ""
         text = (
             f"imported {self.imported} hand(s) ({self.events} events) from {self.files} "
