@@ -256,6 +256,39 @@ def test_bad_split_options_and_reopen_rules_are_refused_in_one_line(
     assert not db.exists()
 
 
+@pytest.mark.parametrize(("given", "said"), [
+    (("--split-options", "low_qualifier=none"),
+     "--split-options: low_qualifier splits a cards-speak high-low pot (RULES.md §2), and NT "
+     "has no low half: leave it out"),
+    (("--split-options", "odd_chip_tie_order=card_by_suit,odd_chip_between_halves=high",
+      "--declare-options", "method=in_turn"),
+     "--split-options: odd_chip_between_halves splits a cards-speak high-low pot (RULES.md "
+     "§2), and a declare hand splits by the declarations, under its own low options: give it "
+     "in --declare-options"),
+])
+def test_a_low_half_option_no_pot_of_the_hand_reads_is_refused(
+        tmp_path: Path, given: tuple[str, ...], said: str) -> None:
+    """An option the hand would never read is refused, never stored as if it ruled: NT has
+    no low half, and a declare hand takes its low options from ``--declare-options``."""
+    db = tmp_path / "d.duckdb"
+    assert handledger(db, *START, *given) == (2, "", f"error: {said}\n")
+    assert not db.exists()
+
+
+def test_a_declare_hand_takes_the_odd_chip_order(tmp_path: Path) -> None:
+    """The odd chip among tied hands is the split's in a declare hand too (RULES.md §3.10):
+    stored beside the declare options."""
+    db = tmp_path / "d.duckdb"
+    assert handledger(db, *START, "--hand", "d1", "--split-options",
+                      "odd_chip_tie_order=card_by_suit", "--declare-options",
+                      "method=in_turn")[:2] == (0, "d1\n")
+    options = _options(db, "d1")
+    assert options["split"] == {  # type: ignore[index]
+        "odd_chip_between_halves": "high", "odd_chip_tie_order": "card_by_suit",
+        "low_method": "A-5", "low_qualifier": "8_or_better"}
+    assert options["declare"]["method"] == "in_turn"  # type: ignore[index]
+
+
 def test_a_bad_option_writes_nothing_in_a_ledger(tmp_path: Path) -> None:
     db = tmp_path / "d.duckdb"
     assert handledger(db, *START, "--hand", "g1", "--reopen-rule", "full_bet")[:2] == (
