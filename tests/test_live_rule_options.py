@@ -151,7 +151,8 @@ def test_a_short_all_in_of_half_a_bet_reopens_under_half_bet_only(tmp_path: Path
 
 def test_live_options_are_stored_as_an_imported_hand_stores_them(tmp_path: Path) -> None:
     """The same ``_split`` and ``_reopen_rule`` in a PHH file give the same options JSON as
-    the typed ones, the keys not given taking the same defaults (stud: ``card_by_suit``)."""
+    the typed ones, the keys not given taking the same defaults (stud: ``card_by_suit``), and
+    an export of the live hand writes them back as those tables."""
     db = tmp_path / "p.duckdb"
     phh = tmp_path / "o8.phh"
     phh.write_text("\n".join([
@@ -180,6 +181,13 @@ def test_live_options_are_stored_as_an_imported_hand_stores_them(tmp_path: Path)
                   "odd_chip_tie_order": "card_by_suit", "low_method": "A-5",
                   "low_qualifier": "none"},
         "declare": None}
+    out = tmp_path / "live.phh"
+    assert handledger(db, "export", "--format", "phh", "live", "-o", str(out))[0] == 0
+    assert [line for line in out.read_text(encoding="utf-8").splitlines()
+            if line.startswith(("_reopen_rule", "_split"))] == [
+        "_reopen_rule = 'full_bet'",
+        "_split = { odd_chip_between_halves = 'low_if_low_quartered', odd_chip_tie_order = "
+        "'card_by_suit', low_qualifier = 'none' }"]
     stud = ("--game", "F7S/8", "--antes", "1", "--bring-in", "2", "--small-bet", "5",
             "--big-bet", "10", "--seats", "Eve:100,Fay:100")
     assert handledger(db, "hand", "start", "--hand", "stud", *stud, "--split-options",
