@@ -69,6 +69,13 @@ def hand() -> None:
 @click.option("--hand", "hand_id", default=None, help="Hand id (default: generated).")
 @click.option("--declare-options", "declare", default=None,
               help='High-low declaration, e.g. "method=in_turn,swing_ties=allowed".')
+@click.option("--split-options", "split", default=None,
+              help="Cards-speak split (RULES.md §2, §5): KEY=VALUE items of "
+                   "odd_chip_tie_order, odd_chip_between_halves, low_method, low_qualifier "
+                   '(the last three: high-low games), e.g. "odd_chip_tie_order=card_by_suit".')
+@click.option("--reopen-rule", "reopen", default=None,
+              help="Whether a short all-in reopens the betting (RULES.md §1.7): full_bet or "
+                   "half_bet (default: full_bet in big-bet games, half_bet in fixed limit).")
 @click.pass_obj
 def start(obj: Context, game_code: str, session: str | None, hand_id: str | None,
           **spec: Any) -> None:

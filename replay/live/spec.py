@@ -1,8 +1,9 @@
 """What ``hand start`` is given, checked and made into the hand's first events: the game, the
 seats (stored in PHH order, p1 the first seat left of the button, the button last; FORMATS.md
 §1, so that a hand recorded live and the same hand imported from PHH give the same events),
-the stakes, antes, bet sizes and declaration options (:class:`LiveHand`), to the
-``hand_started`` event and the forced bets (:func:`build_started`), without a ledger.
+the stakes, antes, bet sizes and rule options (declaration, split, reopening: RULES.md §5;
+:class:`LiveHand`), to the ``hand_started`` event and the forced bets
+(:func:`build_started`), without a ledger.
 
 Raises:
     MalformedInput: an option the game cannot take, naming it; IllegalAction: stakes the
@@ -29,8 +30,10 @@ class LiveHand:
     """What ``hand start`` needs beyond the seats: the game code (PHH style, engine/games.py),
     blinds and straddles ``stakes`` (``"1/2"``, ``"1/2/4"``), an ante per player, or one ante
     for the whole table posted by the big blind (``bb_ante``) or the button (``button_ante``:
-    dead money, RULES.md §4.3), bet sizes (chips) and the high-low declaration options
-    (``"method=in_turn,…"``)."""
+    dead money, RULES.md §4.3), bet sizes (chips), the high-low declaration options
+    (``"method=in_turn,…"``), the cards-speak split options (``"odd_chip_tie_order=
+    card_by_suit,…"``) and the reopen rule (``"full_bet"`` | ``"half_bet"``), as a PHH hand's
+    ``_declare``, ``_split`` and ``_reopen_rule`` give them (FORMATS.md §1, RULES.md §5)."""
 
     game: str
     seats: str
@@ -44,6 +47,8 @@ class LiveHand:
     bring_in: int = 0
     button: str | None = None
     declare: str | None = None
+    split: str | None = None
+    reopen: str | None = None
 
     def amounts(self) -> tuple[tuple[str, int | None], ...]:
         """Each amount option as ``(option, chips)``, the three kinds of ante first."""
@@ -121,40 +126,127 @@ def parse_declare(text: str | None) -> ev.DeclareOptions | None:
         MalformedInput: an empty list (``--declare-options ""``: no declare hand is started
             on no option), an item that is not KEY=VALUE, a key given twice
             (:func:`key_values`), a key that is no option, naming the keys, or a value the
-            key does not take, naming those it takes.
+            key does not take, naming those it takes (:func:`option_list`).
     """
     if text is None:
         return None
-    given = key_values(text, "--declare-options")
+    values = option_list(text, "--declare-options", DECLARE_VALUES, noun="a declare option",
+                         aside='; "method=simultaneous" alone for the defaults',
+                         without="for a cards-speak hand")
+    return _options(ev.DeclareOptions, values, "--declare-options")
+
+
+def parse_split(text: str | None, tie_order: str, *, no_low_half: str | None = None
+                ) -> ev.SplitOptions:
+    """``"odd_chip_tie_order=card_by_suit,odd_chip_between_halves=low_if_low_quartered"`` →
+    the cards-speak split options (RULES.md §2, §5; FORMATS.md ``_split``), as a PHH hand's
+    ``_split`` gives them: the keys not given take their defaults, ``odd_chip_tie_order`` the
+    game's ``tie_order`` (stud: ``card_by_suit``). ``smallest_chip`` is no key: a hand typed
+    live is counted in its own chips, one the smallest (RULES.md §2.1); only a hand converted
+    to a smaller chip records another. ``no_low_half``: None in a cards-speak high-low
+    game; else why the hand splits no cards-speak low and what to do (``"NT has no low half:
+    leave it out"``), and the keys of the low half (:data:`LOW_HALF_KEYS`), which it would
+    never read, are refused.
+
+    Raises:
+        MalformedInput: as :func:`parse_declare` (an empty list, an item that is not
+            KEY=VALUE, a key given twice, a key that is no option, naming the keys, a value
+            the key does not take, naming those it takes); a key of the low half in a hand
+            of no cards-speak low, saying why.
+    """
+    if text is None:
+        return ev.SplitOptions(odd_chip_tie_order=tie_order)  # type: ignore[arg-type]
+    values = option_list(text, "--split-options", SPLIT_VALUES, noun="a split option",
+                         aside="", without="for the game's defaults (RULES.md §5)")
+    unread = [key for key in values if key in LOW_HALF_KEYS]
+    if no_low_half is not None and unread:
+        raise MalformedInput(f"--split-options: {unread[0]} splits a cards-speak high-low pot "
+                             f"(RULES.md §2), and {no_low_half}")
+    return _options(ev.SplitOptions, {"odd_chip_tie_order": tie_order} | values,
+                    "--split-options")
+
+
+#: The ``--split-options`` keys that only a cards-speak high-low hand reads (RULES.md §2.3 –
+#: §2.5); a declare hand takes its own from ``--declare-options``.
+LOW_HALF_KEYS = ("odd_chip_between_halves", "low_method", "low_qualifier")
+
+
+def parse_reopen(text: str | None, default: str) -> str:
+    """``"full_bet"`` or ``"half_bet"``: whether a short all-in reopens the betting
+    (RULES.md §1.7, §5; FORMATS.md ``_reopen_rule``); None → the game's ``default``
+    (``full_bet`` big-bet, ``half_bet`` fixed limit).
+
+    Raises:
+        MalformedInput: ``"--reopen-rule takes full_bet or half_bet, not 'x'"``.
+    """
+    if text is None:
+        return default
+    value = text.strip()
+    one_of("--reopen-rule", value, REOPEN_VALUES)
+    return value
+
+
+def option_list(text: str, option: str, keys: dict[str, tuple[str, ...]], *, noun: str,
+                aside: str, without: str) -> dict[str, object]:
+    """A ``"KEY=VALUE,…"`` list of rule options (``option`` names it in a refusal) →
+    ``{key: value}``, each key one of ``keys`` and each value one its key takes (``true`` /
+    ``false`` made a bool). ``noun`` names one option in a refusal (``"a declare option"``),
+    ``aside`` follows the keys and ``without`` says what leaving the list out gives, in the
+    refusal of an empty list.
+
+    Raises:
+        MalformedInput: an empty list, naming the keys; an item that is not KEY=VALUE, a key
+            given twice (:func:`key_values`); a key not in ``keys``, naming them (RULES.md
+            §5); a value its key does not take, naming those it takes (:func:`one_of`).
+    """
+    given = key_values(text, option)
+    names = ", ".join(keys)
     if not given:
-        raise MalformedInput(
-            f"--declare-options {text!r} gives no option: give KEY=VALUE items ("
-            f"{', '.join(DECLARE_VALUES)}; \"method=simultaneous\" alone for the defaults), "
-            "or leave it out for a cards-speak hand")
+        raise MalformedInput(f"{option} {text!r} gives no option: give KEY=VALUE items "
+                             f"({names}{aside}), or leave it out {without}")
     values: dict[str, object] = {}
     for key, value in given.items():
-        if key not in DECLARE_VALUES:
-            raise MalformedInput(f"--declare-options: {key!r} is not a declare option: the "
-                                 f"keys are {', '.join(DECLARE_VALUES)} (RULES.md §5)")
-        takes = DECLARE_VALUES[key]
-        if value not in takes:
-            raise MalformedInput(f"--declare-options: {key} takes "
-                                 f"{', '.join(takes[:-1])} or {takes[-1]}, not {value!r}")
+        if key not in keys:
+            raise MalformedInput(f"{option}: {key!r} is not {noun}: the keys are {names} "
+                                 "(RULES.md §5)")
+        one_of(f"{option}: {key}", value, keys[key])
         values[key] = {"true": True, "false": False}.get(value, value) \
-            if takes == _BOOL else value
+            if keys[key] == _BOOL else value
+    return values
+
+
+def one_of(what: str, value: str, takes: tuple[str, ...]) -> None:
+    """Refuse ``value`` unless it is one of ``takes`` (``what`` names the option).
+
+    Raises:
+        MalformedInput: ``"--declare-options: method takes simultaneous or in_turn, not
+            'bogus'"``.
+    """
+    if value not in takes:
+        raise MalformedInput(f"{what} takes {', '.join(takes[:-1])} or {takes[-1]}, "
+                             f"not {value!r}")
+
+
+def _options(model: Any, values: dict[str, object], option: str) -> Any:
+    """``model(**values)``; every key and value is checked before, so a validation error is
+    not expected, and one is said in a line naming ``option``.
+
+    Raises:
+        MalformedInput: ``"--split-options: low_method: …"``.
+    """
     try:
-        return ev.DeclareOptions(**values)
-    except ValidationError as exc:  # every key and value checked above: not expected
+        return model(**values)
+    except ValidationError as exc:  # every key and value checked before: not expected
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
-        raise MalformedInput(f"--declare-options: {where}: {first.get('msg')}") from None
+        raise MalformedInput(f"{option}: {where}: {first.get('msg')}") from None
 
 
 _BOOL = ("true", "false")
 
 
 def _values_of(annotation: Any) -> tuple[str, ...]:
-    """The values a declare option of type ``annotation`` takes, as typed: a ``Literal``'s,
+    """The values a rule option of type ``annotation`` takes, as typed: a ``Literal``'s,
     an enum's, ``true``/``false`` of a bool."""
     if annotation is bool:
         return _BOOL
@@ -169,15 +261,26 @@ DECLARE_VALUES: dict[str, tuple[str, ...]] = {
     name: _values_of(field.annotation)
     for name, field in ev.DeclareOptions.model_fields.items()}
 
+#: Each ``--split-options`` key (:class:`ledger.model.events.SplitOptions` but
+#: ``smallest_chip``, a conversion's; RULES.md §2, §5) and the values it takes.
+SPLIT_VALUES: dict[str, tuple[str, ...]] = {
+    name: _values_of(field.annotation)
+    for name, field in ev.SplitOptions.model_fields.items() if name != "smallest_chip"}
+
+#: The ``--reopen-rule`` values (``RuleOptions.reopen_rule``, RULES.md §1.7).
+REOPEN_VALUES: tuple[str, ...] = _values_of(
+    get_args(ev.RuleOptions.model_fields["reopen_rule"].annotation)[0])
+
 
 def build_started(spec: LiveHand, *, hand: str, session: str | None
                   ) -> tuple[ev.HandStarted, list[ev.ForcedBet]]:
     """The ``hand_started`` event and the forced bets of a live hand.
 
     Raises:
-        MalformedInput: bad seats, stakes or options (``no_eligible_winner=carry_over`` in a
-            hand of no session: no next hand takes the pot; a ``--min-bet`` below the largest
-            blind or straddle); IllegalAction: stakes the game rejects.
+        MalformedInput: bad seats, stakes or options (``no_eligible_winner=carry_over`` or
+            ``odd_chip_tie_order=carry_to_next_hand`` in a hand of no session: no next hand
+            takes the chips; a ``--min-bet`` below the largest blind or straddle);
+            IllegalAction: stakes the game rejects.
     """
     from engine.games import game
     from ledger.formats.phh.base import forced_bets
@@ -210,9 +313,9 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     min_bet = _min_bet(spec.min_bet, blinds)
     _check_structure(g, spec, min_bet, blinds)
     # the game's own odd-chip order (RULES.md §2.2, §5): stud has no button, so by suit
-    split = ev.SplitOptions(odd_chip_tie_order=g.tie_order)
-    options = ev.RuleOptions(reopen_rule=g.default_reopen_rule, split=split,
-                             declare=parse_declare(spec.declare))
+    split = parse_split(spec.split, g.tie_order, no_low_half=_no_low_half(g, spec))
+    options = ev.RuleOptions(reopen_rule=parse_reopen(spec.reopen, g.default_reopen_rule),
+                             split=split, declare=parse_declare(spec.declare))
     _carry_needs_session(options, session)
     try:
         started = ev.HandStarted(
@@ -239,6 +342,16 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     return started, forced
 
 
+def _no_low_half(g: Any, spec: LiveHand) -> str | None:
+    """None when game ``g`` splits its pots high and low as the cards speak (RULES.md §2);
+    else why it does not: a high or a lowball game has no low half, a declare hand splits
+    by the declarations, under its own low options (RULES.md §3, §5)."""
+    if spec.declare is not None:
+        return ("a declare hand splits by the declarations, under its own low options: give "
+                "it in --declare-options")
+    return None if g.hilo else f"{g.code} has no low half: leave it out"
+
+
 def _min_bet(given: int | None, blinds: list[int]) -> int:
     """The minimum bet of a big-bet hand: ``given`` (``--min-bet``), else the big blind, the
     second of ``blinds`` (0 with none; the engine bets by a straddle above it, RULES.md §4.4).
@@ -260,18 +373,27 @@ def _min_bet(given: int | None, blinds: list[int]) -> int:
 
 
 def _carry_needs_session(options: ev.RuleOptions, session: str | None) -> None:
-    """Refuse ``no_eligible_winner=carry_over`` in a hand of no session: the pot nobody is
-    left to win goes into the session's next hand (RULES.md §3.8, §7.1), and it has none.
+    """Refuse ``no_eligible_winner=carry_over`` or ``odd_chip_tie_order=carry_to_next_hand``
+    in a hand of no session: the pot nobody is left to win, or the odd chip, goes into the
+    session's next hand (RULES.md §2.2, §3.8, §7.1), and it has none.
 
     Raises:
         MalformedInput: naming the option and what to give instead.
     """
+    if session is not None:
+        return
     declare = options.declare
-    if session is None and declare is not None and declare.no_eligible_winner == "carry_over":
+    if declare is not None and declare.no_eligible_winner == "carry_over":
         raise MalformedInput(
             "--declare-options no_eligible_winner=carry_over carries a pot nobody is left to "
             "win into the session's next hand (RULES.md §3.8, §7.1), and a hand of no session "
             "has none: give --session S, or no_eligible_winner=cards_speak (the default)")
+    if options.split.odd_chip_tie_order == "carry_to_next_hand":
+        raise MalformedInput(
+            "--split-options odd_chip_tie_order=carry_to_next_hand leaves an odd chip among "
+            "tied hands for the session's next hand (RULES.md §2.2, §7.1), and a hand of no "
+            "session has none: give --session S, or odd_chip_tie_order=left_of_button or "
+            "card_by_suit")
 
 
 def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) -> None:

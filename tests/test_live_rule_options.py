@@ -1,0 +1,308 @@
+"""The cards-speak split options and the reopen rule of a live hand (RULES.md §1.7, §2, §5):
+``hand start --split-options`` (the keys of a PHH hand's ``_split`` but ``smallest_chip``) and
+``--reopen-rule`` (its ``_reopen_rule``) store what an imported hand stores for the same
+tables, are refused as ``--declare-options`` is (one line, exit 2, nothing written), and
+``whatif`` and ``correct`` judge the hand under them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from tests.console_run import handledger
+from tests.test_live_table import events
+
+# FO/8, blinds 1/2, bets 2/4; seats in PHH order: Dee (small blind), Ann (big blind), Bob, Cy
+# (the button). Dee folds her blind; Ann, Bob and Cy are in for 2 each: the pot is 1 + 3×2 = 7.
+# Board 2c 5d 7h Ks Kd. High: Ann's Kh with the board's kings, three kings (Bob KKQQ, Cy KKJJ:
+# two pair); Ann has no low (no two hole cards of 8 or lower). Low: Bob (As 3d) and Cy (Ac 3h)
+# both make 7-5-3-2-A and tie.
+OMAHA8 = ("--game", "FO/8", "--stakes", "1/2", "--small-bet", "2", "--big-bet", "4",
+          "--seats", "Dee:50,Ann:50,Bob:50,Cy:50", "--button", "Cy")
+OMAHA8_ACTIONS = [
+    "d dh Dee 9s9hTcTd", "d dh Ann KhQcJdTs", "d dh Bob As3dQhQd", "d dh Cy Ac3hJhJc",
+    "Bob cc", "Cy cc", "Dee f", "Ann cc", "d db 2c5d7h", "Ann cc", "Bob cc", "Cy cc",
+    "d db Ks", "Ann cc", "Bob cc", "Cy cc", "d db Kd", "Ann cc", "Bob cc", "Cy cc",
+    "Ann sm KhQcJdTs", "Bob sm As3dQhQd", "Cy sm Ac3hJhJc"]
+# FT, blinds 1/2, bets 2/4; PHH order Ann (small blind), Bob (big blind, 5 chips), Cy (button).
+# All call 2 before the flop; on the flop Ann bets 2 and Bob, 3 behind, raises all in to 3:
+# 1 over the bet, half of the 2, short of a full raise. Cy, who has not acted, calls 3.
+LIMIT = ("--game", "FT", "--stakes", "1/2", "--small-bet", "2", "--big-bet", "4",
+         "--seats", "Ann:50,Bob:5,Cy:50", "--button", "Cy")
+LIMIT_ACTIONS = ["d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c7d", "Cy cc", "Ann cc", "Bob cc",
+                 "d db 2c8h9s", "Ann cbr 2", "Bob cbr 3"]
+
+
+def _table(db: Path, hand: str, lines: list[str]) -> list[str]:
+    code, out, err = handledger(db, "table", hand, input="\n".join(lines) + "\n")
+    assert (code, err) == (0, ""), err
+    return out.splitlines()
+
+
+def _pot_line(db: Path, hand: str) -> str:
+    code, out, err = handledger(db, "show", hand)
+    assert (code, err) == (0, "")
+    text = " ".join(out.split())  # the line as printed, whatever the terminal width
+    return text[text.index("Main pot"):]
+
+
+def _omaha8(db: Path, hand: str, *options: str) -> str:
+    """The O/8 hand above, checked down and ended without a payout recorded: the line of
+    ``show`` saying how the rules split the pot of 7."""
+    assert handledger(db, "hand", "start", "--hand", hand, *OMAHA8, *options)[:2] == (
+        0, f"{hand}\n")
+    assert _table(db, hand, [*OMAHA8_ACTIONS, "end"])[-1] == "27 hand_ended; hand complete"
+    return _pot_line(db, hand)
+
+
+def _options(db: Path, hand: str) -> dict[str, object]:
+    """The ``options`` of ``hand``'s stored ``hand_started``."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        (payload,) = con.execute("SELECT payload FROM events WHERE hand_id = ? AND seq = 1 "
+                                 "AND type = 'hand_started'", [hand]).fetchone()
+    finally:
+        con.close()
+    return json.loads(payload)["options"]
+
+
+def test_a_quartered_low_takes_the_odd_chip_under_low_if_low_quartered(tmp_path: Path) -> None:
+    """RULES.md §2.2, §2.3: the pot of 7 splits 4 high, 3 low by default (the high half takes
+    the odd chip): Ann 4, the tied lows 2 (Bob, first left of the button) and 1 (Cy). Ann
+    wins high alone and the low is quartered, so under ``low_if_low_quartered`` the odd chip
+    goes to the low half: Ann 3, Bob 2, Cy 2."""
+    db = tmp_path / "o.duckdb"
+    assert _omaha8(db, "h1") == (
+        "Main pot 7 (Ann, Bob, Cy): Split high/low, the odd chip to the high half. High 4: Ann "
+        "wins 4 with three of a kind, kings, Q-7 kickers. Low 3: Bob and Cy tie with "
+        "7-5-3-2-A low; Bob 2, Cy 1; odd chip to Bob (first left of the button).")
+    assert _omaha8(db, "h2", "--split-options",
+                   "odd_chip_between_halves=low_if_low_quartered") == (
+        "Main pot 7 (Ann, Bob, Cy): Split high/low, the odd chip to the low half (high won "
+        "alone, low quartered). High 3: Ann wins 3 with three of a kind, kings, Q-7 kickers. "
+        "Low 4: Bob and Cy tie with 7-5-3-2-A low; 2 each.")
+    code, out, _ = handledger(db, "state", "h2")
+    assert code == 0
+    assert out.splitlines()[-1] == "stacks after the hand: Dee 49 (folded), Ann 51, Bob 50, Cy 50"
+
+
+def test_a_tied_low_gives_the_odd_chip_by_suit_under_card_by_suit(tmp_path: Path) -> None:
+    """RULES.md §2.2: under ``card_by_suit`` the odd chip of the low half of 3 goes to the
+    tied hand holding the lowest card by suit (aces low in an A-5 low, clubs the lowest
+    suit): Cy's Ac below Bob's As, so Cy 2, Bob 1 (by seat, Bob would take it); Ann's high
+    half is 4. Both options together: Ann 3, Bob 2, Cy 2, as an imported hand stores them."""
+    db = tmp_path / "s.duckdb"
+    assert _omaha8(db, "h1", "--split-options", "odd_chip_tie_order=card_by_suit") == (
+        "Main pot 7 (Ann, Bob, Cy): Split high/low, the odd chip to the high half. High 4: Ann "
+        "wins 4 with three of a kind, kings, Q-7 kickers. Low 3: Bob and Cy tie with "
+        "7-5-3-2-A low; Cy 2, Bob 1; odd chip to Cy (lowest card by suit, Ac).")
+    assert _omaha8(db, "h2", "--split-options", "odd_chip_tie_order=card_by_suit, "
+                   "odd_chip_between_halves=low_if_low_quartered").endswith(
+        "High 3: Ann wins 3 with three of a kind, kings, Q-7 kickers. Low 4: Bob and Cy tie "
+        "with 7-5-3-2-A low; 2 each.")
+
+
+def _limit(db: Path, hand: str, *options: str) -> list[str]:
+    assert handledger(db, "hand", "start", "--hand", hand, *LIMIT, *options)[:2] == (
+        0, f"{hand}\n")
+    return _table(db, hand, [*LIMIT_ACTIONS, "Cy cc"])[-3:]
+
+
+def test_a_short_all_in_of_half_a_bet_reopens_under_half_bet_only(tmp_path: Path) -> None:
+    """RULES.md §1.7: in limit, an all-in of half a bet or more counts as a full bet under the
+    half-bet rule (the game's default): Ann, who bet, may raise again, to 3 + 2 = 5. Under
+    the full-bet rule a raise short of a full one does not reopen the betting: Ann may only
+    call or fold, and her raise is refused."""
+    db = tmp_path / "r.duckdb"
+    half = ["11 bet_raise; Bob to act: to call 2, raise to 3..3",
+            "12 all_in; Cy to act: to call 3, raise to 5..5",
+            "13 call; Ann to act: to call 1, raise to 5..5"]
+    assert _limit(db, "d1") == half
+    assert handledger(db, "act", "d1", "Ann cbr 5") == (
+        0, "14 bet_raise; Cy to act: to call 2, raise to 7..7\n", "")
+    assert handledger(db, "void", "d1", "--reason", "a new deal", "--by", "host")[0] == 0
+    assert _limit(db, "h1", "--reopen-rule", "half_bet") == half
+    assert _options(db, "h1") == _options(db, "d1")
+    assert handledger(db, "void", "h1", "--reason", "a new deal", "--by", "host")[0] == 0
+    assert _limit(db, "f1", "--reopen-rule", "full_bet") == [
+        "11 bet_raise; Bob to act: to call 2, raise to 3..3",
+        "12 all_in; Cy to act: to call 3, raise to 4..4",
+        "13 call; Ann to act: to call 1 (no raise: the betting was not reopened: a short "
+        "all-in is not a full raise)"]
+    assert handledger(db, "act", "f1", "Ann cbr 5") == (
+        2, "", "error: hand f1, action 'Ann cbr 5': Ann cannot raise: the betting was not "
+               "reopened: a short all-in is not a full raise; now: Ann to act: to call 1 (no "
+               "raise: the betting was not reopened: a short all-in is not a full raise)\n")
+    # whatif judges a change under the hand's own rule: Ann's call (seq 14) made a raise
+    refused = ("error: hand f1: the hand with these changes is not legal: event 14 (bet_raise "
+               "by Ann): Ann cannot raise: the betting was not reopened: a short all-in is not "
+               "a full raise\n")
+    assert handledger(db, "act", "f1", "Ann cc")[0] == 0
+    assert handledger(db, "whatif", "f1", "--replace", "14", "Ann cbr 5") == (2, "", refused)
+    before = events(db)
+    assert handledger(db, "correct", "f1", "--replace", "14", "Ann cbr 5", "--reason", "x",
+                      "--by", "host") == (2, "", refused.replace(
+                          "the hand with these changes", "the corrected hand"))
+    assert events(db) == before
+
+
+def test_live_options_are_stored_as_an_imported_hand_stores_them(tmp_path: Path) -> None:
+    """The same ``_split`` and ``_reopen_rule`` in a PHH file give the same options JSON as
+    the typed ones, the keys not given taking the same defaults (stud: ``card_by_suit``), and
+    an export of the live hand writes them back as those tables."""
+    db = tmp_path / "p.duckdb"
+    phh = tmp_path / "o8.phh"
+    phh.write_text("\n".join([
+        "variant = 'FO/8'", "antes = [0, 0, 0, 0]", "blinds_or_straddles = [1, 2, 0, 0]",
+        "small_bet = 2", "big_bet = 4", "starting_stacks = [50, 50, 50, 50]",
+        "players = ['Dee', 'Ann', 'Bob', 'Cy']", "_reopen_rule = 'full_bet'",
+        "_split = { odd_chip_tie_order = 'card_by_suit', odd_chip_between_halves = "
+        "'low_if_low_quartered', low_qualifier = 'none' }",
+        "actions = ['d dh p1 9s9hTcTd', 'd dh p2 KhQcJdTs', 'd dh p3 As3dQhQd', "
+        "'d dh p4 Ac3hJhJc', 'p3 cc']", ""]), encoding="utf-8")
+    assert handledger(db, "import", str(phh))[0] == 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        (imported,) = con.execute("SELECT hand_id FROM events WHERE type = 'hand_started'"
+                                  ).fetchone()
+    finally:
+        con.close()
+    assert handledger(db, "void", imported, "--reason", "a new deal", "--by", "host")[0] == 0
+    assert handledger(db, "hand", "start", "--hand", "live", *OMAHA8,
+                      "--reopen-rule", "full_bet", "--split-options",
+                      "low_qualifier=none,odd_chip_between_halves=low_if_low_quartered,"
+                      "odd_chip_tie_order=card_by_suit")[:2] == (0, "live\n")
+    assert _options(db, "live") == _options(db, imported) == {
+        "reopen_rule": "full_bet",
+        "split": {"odd_chip_between_halves": "low_if_low_quartered",
+                  "odd_chip_tie_order": "card_by_suit", "low_method": "A-5",
+                  "low_qualifier": "none"},
+        "declare": None}
+    out = tmp_path / "live.phh"
+    assert handledger(db, "export", "--format", "phh", "live", "-o", str(out))[0] == 0
+    assert [line for line in out.read_text(encoding="utf-8").splitlines()
+            if line.startswith(("_reopen_rule", "_split"))] == [
+        "_reopen_rule = 'full_bet'",
+        "_split = { odd_chip_between_halves = 'low_if_low_quartered', odd_chip_tie_order = "
+        "'card_by_suit', low_qualifier = 'none' }"]
+    stud = ("--game", "F7S/8", "--antes", "1", "--bring-in", "2", "--small-bet", "5",
+            "--big-bet", "10", "--seats", "Eve:100,Fay:100")
+    assert handledger(db, "hand", "start", "--hand", "stud", *stud, "--split-options",
+                      "odd_chip_between_halves=low_if_low_quartered")[:2] == (0, "stud\n")
+    assert _options(db, "stud")["split"] == {  # type: ignore[index]
+        "odd_chip_between_halves": "low_if_low_quartered", "odd_chip_tie_order": "card_by_suit",
+        "low_method": "A-5", "low_qualifier": "8_or_better"}
+
+
+def test_a_correction_keeps_the_split_options(tmp_path: Path) -> None:
+    """The table paid the low's odd chip by seat (Bob 2, Cy 1) in a hand under
+    ``card_by_suit``: recorded with a warning; ``whatif`` and ``correct`` judge the fix under
+    the hand's option (Cy 2, Bob 1: the rules' side unchanged), and the corrected hand is paid
+    as the rules give."""
+    db = tmp_path / "c.duckdb"
+    assert handledger(db, "hand", "start", "--hand", "c1", *OMAHA8, "--split-options",
+                      "odd_chip_tie_order=card_by_suit")[0] == 0
+    code, out, err = handledger(db, "table", "c1", input="\n".join(
+        [*OMAHA8_ACTIONS, "pay Ann 4", "pay Bob 2", "pay Cy 1", "end"]) + "\n")
+    assert (code, out.splitlines()[-1]) == (0, "30 hand_ended; hand complete")
+    assert err.splitlines() == [
+        "warning: paid differently from the rules: hand c1: Bob was paid 2, the rules give 1 "
+        "(+1) (recorded as the table paid it; `handledger correct` puts it right)",
+        "warning: paid differently from the rules: hand c1: Cy was paid 1, the rules give 2 "
+        "(-1) (recorded as the table paid it; `handledger correct` puts it right)"]
+    fix = ("--replace", "28", "pay Bob 1", "--replace", "29", "pay Cy 2")
+    code, out, err = handledger(db, "whatif", "c1", *fix)
+    assert (code, err) == (0, "")
+    assert [" ".join(line.split()) for line in out.splitlines()[3:]] == [
+        "Dee -1 -1 +0 -1 -1 +0", "Ann +2 +2 +0 +2 +2 +0", "Bob -1 -1 +0 +0 -1 -1",
+        "Cy +0 +0 +0 -1 +0 +1"]
+    assert handledger(db, "correct", "c1", *fix, "--reason", "odd chip by suit", "--by",
+                      "host") == (0, "corrected hand c1 (seq 31); change in net: Bob -1, Cy "
+                                     "+1; by the rules: unchanged\n", "")
+    code, out, _ = handledger(db, "show", "c1")
+    assert code == 0 and "paid differently" not in out
+    assert "odd chip to Cy (lowest card by suit, Ac)." in " ".join(out.split())
+
+
+START = ("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", "A:100,B:100",
+         "--button", "A")
+SPLIT_KEYS = "odd_chip_between_halves, odd_chip_tie_order, low_method, low_qualifier"
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    (("--split-options", "foo=bar"),
+     f"--split-options: 'foo' is not a split option: the keys are {SPLIT_KEYS} (RULES.md §5)"),
+    (("--split-options", "smallest_chip=5"),
+     f"--split-options: 'smallest_chip' is not a split option: the keys are {SPLIT_KEYS} "
+     "(RULES.md §5)"),
+    (("--split-options", ""),
+     f"--split-options '' gives no option: give KEY=VALUE items ({SPLIT_KEYS}), or leave it "
+     "out for the game's defaults (RULES.md §5)"),
+    (("--split-options", "odd_chip_tie_order"),
+     "--split-options: 'odd_chip_tie_order' is not KEY=VALUE"),
+    (("--split-options", "odd_chip_tie_order=by_suit"),
+     "--split-options: odd_chip_tie_order takes left_of_button, card_by_suit or "
+     "carry_to_next_hand, not 'by_suit'"),
+    (("--split-options", "low_method=A-5,low_method=2-7"),
+     "--split-options: low_method is given twice (A-5, then 2-7): give each key once"),
+    (("--split-options", "odd_chip_between_halves=low"),
+     "--split-options: odd_chip_between_halves takes high or low_if_low_quartered, not 'low'"),
+    (("--reopen-rule", "half"), "--reopen-rule takes full_bet or half_bet, not 'half'"),
+    (("--reopen-rule", ""), "--reopen-rule takes full_bet or half_bet, not ''"),
+    (("--split-options", "odd_chip_tie_order=carry_to_next_hand"),
+     "--split-options odd_chip_tie_order=carry_to_next_hand leaves an odd chip among tied "
+     "hands for the session's next hand (RULES.md §2.2, §7.1), and a hand of no session has "
+     "none: give --session S, or odd_chip_tie_order=left_of_button or card_by_suit"),
+])
+def test_bad_split_options_and_reopen_rules_are_refused_in_one_line(
+        tmp_path: Path, given: tuple[str, str], said: str) -> None:
+    db = tmp_path / "d.duckdb"
+    assert handledger(db, *START, *given) == (2, "", f"error: {said}\n")
+    assert not db.exists()
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    (("--split-options", "low_qualifier=none"),
+     "--split-options: low_qualifier splits a cards-speak high-low pot (RULES.md §2), and NT "
+     "has no low half: leave it out"),
+    (("--split-options", "odd_chip_tie_order=card_by_suit,odd_chip_between_halves=high",
+      "--declare-options", "method=in_turn"),
+     "--split-options: odd_chip_between_halves splits a cards-speak high-low pot (RULES.md "
+     "§2), and a declare hand splits by the declarations, under its own low options: give it "
+     "in --declare-options"),
+])
+def test_a_low_half_option_no_pot_of_the_hand_reads_is_refused(
+        tmp_path: Path, given: tuple[str, ...], said: str) -> None:
+    """An option the hand would never read is refused, never stored as if it ruled: NT has
+    no low half, and a declare hand takes its low options from ``--declare-options``."""
+    db = tmp_path / "d.duckdb"
+    assert handledger(db, *START, *given) == (2, "", f"error: {said}\n")
+    assert not db.exists()
+
+
+def test_a_declare_hand_takes_the_odd_chip_order(tmp_path: Path) -> None:
+    """The odd chip among tied hands is the split's in a declare hand too (RULES.md §3.10):
+    stored beside the declare options."""
+    db = tmp_path / "d.duckdb"
+    assert handledger(db, *START, "--hand", "d1", "--split-options",
+                      "odd_chip_tie_order=card_by_suit", "--declare-options",
+                      "method=in_turn")[:2] == (0, "d1\n")
+    options = _options(db, "d1")
+    assert options["split"] == {  # type: ignore[index]
+        "odd_chip_between_halves": "high", "odd_chip_tie_order": "card_by_suit",
+        "low_method": "A-5", "low_qualifier": "8_or_better"}
+    assert options["declare"]["method"] == "in_turn"  # type: ignore[index]
+
+
+def test_a_bad_option_writes_nothing_in_a_ledger(tmp_path: Path) -> None:
+    db = tmp_path / "d.duckdb"
+    assert handledger(db, *START, "--hand", "g1", "--reopen-rule", "full_bet")[:2] == (
+        0, "g1\n")
+    assert handledger(db, "void", "g1", "--reason", "a new deal", "--by", "host")[0] == 0
+    before = events(db)
+    assert handledger(db, *START, "--hand", "g2", "--split-options", "low_qualifier=9") == (
+        2, "", "error: --split-options: low_qualifier takes 8_or_better or none, not '9'\n")
+    assert events(db) == before
