@@ -202,6 +202,10 @@ class Acted:
     #: an end's payouts that differ from the rules' award, each in a sentence
     #: (:meth:`replay.compare.Discrepancy.sentence`), as ``state`` and ``replay`` name them
     differences: tuple[str, ...] = ()
+    #: what the rules accepted in this action that the host should know, each in a sentence
+    #: (a raise below the minimum that covers every opponent, RULES.md §1.7), as ``show`` and
+    #: ``replay`` note it on the hand
+    notes: tuple[str, ...] = ()
 
 
 def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
@@ -228,6 +232,7 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
     try:
         event = parse_action(state, action, names)
         _live_rules(state, event, [r.event for r in rows])
+        noted = len(state.notes)
         state.apply(event)
         if event.type == "hand_ended":
             paid_to_somebody(state, [r.event for r in rows])
@@ -244,7 +249,7 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         raise IllegalAction(f"{said}{now}", hand=hand, action=action) from None
     ledger.append(hand, [event], hand_id=hand, expected_seq=last)
     differences = _paid_otherwise(state) if event.type == "hand_ended" else ()
-    return Acted(last + 1, event, state, names, differences)
+    return Acted(last + 1, event, state, names, differences, tuple(state.notes[noted:]))
 
 
 def can_end(ledger: Any, hand: str) -> str | None:
