@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.betting import bet_word
 from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
@@ -232,6 +233,7 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
     try:
         event = parse_action(state, action, names)
         _live_rules(state, event, [r.event for r in rows])
+        said = _recorded_as_a_call(state, event, action)
         noted = len(state.notes)
         state.apply(event)
         if event.type == "hand_ended":
@@ -249,7 +251,27 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         raise IllegalAction(f"{said}{now}", hand=hand, action=action) from None
     ledger.append(hand, [event], hand_id=hand, expected_seq=last)
     differences = _paid_otherwise(state) if event.type == "hand_ended" else ()
-    return Acted(last + 1, event, state, names, differences, tuple(state.notes[noted:]))
+    return Acted(last + 1, event, state, names, differences,
+                 (*said, *state.notes[noted:]))
+
+
+def _recorded_as_a_call(state: HandState, event: Any, action: str) -> tuple[str, ...]:
+    """The note of a bet or raise (``cbr``) typed to all the player has that raises nothing,
+    so that the hand records it as the all-in call it is (:func:`engine.notation.to_event`:
+    the same chips, but not what the host typed): ``"A's raise to 100 is all A has and
+    raises nothing: recorded as a call"``, or, short of the bet, ``"… is all A has, short
+    of the bet of 100: recorded as a call for less (all-in)"`` (RULES.md §1.7); amounts as
+    the hand's actions are typed. Nothing for any other action. ``state``: before it."""
+    words = action.split(" #", 1)[0].split()
+    if (event.type != "all_in" or len(words) != 3 or words[1] != "cbr"
+            or state.phase != "bet" or event.to > state.rnd.current):
+        return ()
+    who, to = event.player, as_typed(state, event.to)
+    said = f"{who}'s {bet_word(state)} to {to} is all {who} has"
+    if event.to == state.rnd.current:
+        return (f"{said} and raises nothing: recorded as a call",)
+    return (f"{said}, short of the bet of {as_typed(state, state.rnd.current)}: recorded as a "
+            "call for less (all-in)",)
 
 
 def can_end(ledger: Any, hand: str) -> str | None:
