@@ -138,8 +138,9 @@ def test_lines_explain_the_award() -> None:
     assert "carry over" in text
     text = " ".join(replay(load(CASES / "c24_stud_card_by_suit.phh")).lines)
     assert "odd chip to P3 (highest card by suit, Kh)" in text
-    text = " ".join(replay(load(CASES / "c15_side_pot_whole_hand.phh")).lines)
-    assert "forfeits" in text
+    lines = replay(load(CASES / "c15_side_pot_whole_hand.phh")).lines
+    assert ("Side pot 1: P2's swing failed in the main pot, so under whole_hand P2 forfeits "
+            "this one.") in lines
 
 
 # ------------------------------------------------------------------------------ direct calls
@@ -201,6 +202,24 @@ def test_whole_hand_cannot_be_checked_past_a_doubtful_swing() -> None:
     whole = award(pots, hands, declared, swing_failure_scope="whole_hand")
     assert [p.verifiable for p in whole] == [False, False]
     assert "depends on whether b's swing stands" in whole[1].lines[0]
+
+
+def test_whole_hand_names_the_run_in_which_a_swing_failed() -> None:
+    """Run twice (RULES.md §3.9, §4.5): a (Ah5s) swings against b's low (6d7d) and c's high
+    (KsKh). Run 2 (Kd 8c 8h Tc Qd): c's kings full beat a for high, so a's swing fails there;
+    under whole_hand he forfeits run 1 (2c 3d 4h 9s Jc) too, where he would have won both ways:
+    its 32 goes 16 to c's kings and 16 to b's 7-6-4-3-2. Run 2's 31: 16 high to c, 15 low to
+    b. The side pot 58 (b, c): 29 a run, 15 to c and 14 to b each time."""
+    hands = {"a": ["Ah", "5s"], "b": ["6d", "7d"], "c": ["Ks", "Kh"]}
+    boards = [["2c", "3d", "4h", "9s", "Jc"], ["Kd", "8c", "8h", "Tc", "Qd"]]
+    main, side = award([Pot(63, ("a", "b", "c")), Pot(58, ("b", "c"))], hands,
+                       {"a": "swing", "b": "low", "c": "high"}, boards=boards,
+                       swing_failure_scope="whole_hand")
+    assert (main.awards, side.awards) == ({"b": 31, "c": 32}, {"b": 28, "c": 30})
+    assert main.lines[1] == ("Main pot, run 1 (2c 3d 4h 9s Jc, 32): a's swing failed in run 2, "
+                             "so under whole_hand a forfeits this one.")
+    assert main.lines[6].startswith("Main pot, run 2 (Kd 8c 8h Tc Qd, 31): a's swing fails: c "
+                                    "beats a for high")
 
 
 def test_single_eligible_pot_goes_to_him_without_a_showdown() -> None:
