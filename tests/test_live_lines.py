@@ -270,7 +270,12 @@ def test_a_show_waits_for_the_betting_to_be_over(user, db: str) -> None:  # noqa
                        "Cy cc", "d db 2c3d4h"])
     assert user("act", "t2", "Ann sm AsAd")[0] == 2  # the flop's betting is still to come
     # everyone all-in but one who called: the rest of the board is dealt, and he may show
-    _acts(user, "t2", ["Bob cbr 98", "Cy cbr 98", "Ann cc", "d db 9s"])
+    _acts(user, "t2", ["Bob cbr 98"])
+    # Cy's 98 is all he has and raises nothing: recorded as the call it is, and said so
+    assert user("act", "t2", "Cy cbr 98") == (
+        0, "12 all_in; Ann to act: to call 98 (no raise: not enough chips to raise)\n",
+        "note: Cy's raise to 98 is all Cy has and raises nothing: recorded as a call\n")
+    _acts(user, "t2", ["Ann cc", "d db 9s"])
     assert user("act", "t2", "Ann sm AsAd")[0] == 0
 
 
