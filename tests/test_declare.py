@@ -406,3 +406,32 @@ def test_random_declare_showdowns(case: dict[str, object]) -> None:
             assert options.failed_swing_share_goes_to == "player_who_beat_swing"
             assert options.swing_failure_scope == "per_pot"
             assert any(_beats(case, s, t) for t in failed if t != s)
+
+
+# ------------------------------------------------------------------------- a file's refusal
+
+MISSING_DECLARATION = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100]
+actions = ['d dh p1 Ah5s', 'd dh p2 AcTc', 'd dh p3 6d7d', 'p3 cbr 20', 'p1 cc', 'p2 cc',
+  'd db 2c3c4h', 'p1 cc', 'p2 cc', 'p3 cc', 'd db 9c', 'p1 cc', 'p2 cc', 'p3 cc', 'd db Kd',
+  'p1 cc', 'p2 cc', 'p3 cc', 'p2 dcl high', 'p3 dcl low',
+  'p1 sm Ah5s', 'p2 sm AcTc', 'p3 sm 6d7d']
+players = ['W', 'H', 'L']
+_declare = { method = 'simultaneous' }
+"""
+
+
+def test_a_show_before_every_declaration_names_who_is_still_to_declare(user, db: str,  # noqa: ANN001
+                                                                        tmp_path: Path) -> None:
+    """RULES.md §3.2-3.4: H and L declared, W (p1) did not, and p1 shows (line 9): the refusal
+    names W as still to declare, as `act` does, and nothing of the hand is written."""
+    (tmp_path / "e1.phh").write_text(MISSING_DECLARATION)
+    code, out, err = user("import", str(tmp_path / "e1.phh"))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
+                              "ledger; 1 rejected\n")
+    assert err == (f"error: {tmp_path / 'e1.phh'}:9, hand phh-5fa503aa66ab, action 'p1 sm "
+                   "Ah5s': cards are shown once every player has declared (still to declare: "
+                   "W)\n")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.betting import bet_word
+from engine.declare.order import still_to_declare
 from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
@@ -101,14 +102,11 @@ def _betting_over(state: HandState) -> bool:
 
 def _before_declared(state: HandState) -> str:
     """Why a show is refused in the declare phase (RULES.md §3.2-3.4): the players still to
-    declare, in the order they must under the in-turn method, else in seat order (as the
-    next step names them, :mod:`replay.nextstep`); with ``bet_after_declare`` the last
+    declare, in the order they must under the in-turn method, else in seat order
+    (:func:`engine.declare.order.still_to_declare`, as the next step names them,
+    :mod:`replay.nextstep`); with ``bet_after_declare`` the last
     betting round follows the declarations."""
-    if state.declare_method == "in_turn":
-        waiting = state.declare_queue()
-    else:
-        live = state.live()
-        waiting = [p for p in state.order if p in live and p not in state.declarations]
+    waiting = still_to_declare(state)
     options = state.started.options.declare
     then = (" and the betting round after the declarations is over"
             if options is not None and options.bet_after_declare else "")
