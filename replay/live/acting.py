@@ -6,7 +6,7 @@ nothing is written.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -232,6 +232,7 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         event = parse_action(state, action, names)
         _live_rules(state, event, [r.event for r in rows])
         said = _recorded_as_a_call(state, event, action)
+        typed = _typed_note(state, event)
         noted = len(state.notes)
         state.apply(event)
         if event.type == "hand_ended":
@@ -250,7 +251,27 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
     ledger.append(hand, [event], hand_id=hand, expected_seq=last)
     differences = _paid_otherwise(state) if event.type == "hand_ended" else ()
     return Acted(last + 1, event, state, names, differences,
-                 (*said, *state.notes[noted:]))
+                 (*said, *map(typed, state.notes[noted:])))
+
+
+def _typed_note(state: HandState, event: Any) -> Callable[[str], str]:
+    """``note -> note`` with the amounts of a raise below the minimum that covers every
+    opponent (the engine's note, in chips: ``"… to 300 is below the minimum 400 …"``,
+    RULES.md §1.7) written as the hand's actions type them (``"… to 3.00 is below the
+    minimum 4.00 …"`` in a hand kept in cents, :func:`replay.typed.as_typed`); the note
+    unchanged in a hand of whole chips or for any other action. ``state``: before it."""
+    if not state.started.unit.decimals or event.type != "bet_raise" or state.phase != "bet":
+        return str
+    least = state.limits(event.player).min_to
+    if least is None:
+        return str
+    to, most = event.to, least
+
+    def typed(note: str) -> str:
+        return note.replace(f" to {to} is below the minimum {most} ",
+                            f" to {as_typed(state, to)} is below the minimum "
+                            f"{as_typed(state, most)} ", 1)
+    return typed
 
 
 def _recorded_as_a_call(state: HandState, event: Any, action: str) -> tuple[str, ...]:
