@@ -222,6 +222,26 @@ def test_whole_hand_names_the_run_in_which_a_swing_failed() -> None:
                                     "beats a for high")
 
 
+def test_whole_hand_names_the_run_of_another_pot_in_which_a_swing_failed() -> None:
+    """b (2c3c) is all in for the main pot 60 (a, b, c); the side pot 40 is a's and c's. Run 1
+    (3d 4s 6c Jh Ts): a's ace high beats c's king high, his 6-4-3-2-A beats b's T-6-4-3-2. Run
+    2 (Ad 4s 5c Jh Ts): b's wheel beats a's T-5-4-2-A low, so a's swing fails in the main pot's
+    run 2 only; under whole_hand he forfeits every run of both pots (RULES.md §3.9): the main
+    pot 15 + 15 to c (high) and to b (low), the side pot's 20 + 20 to c, no low left in it."""
+    hands = {"a": ["Ah", "2h"], "b": ["2c", "3c"], "c": ["Kc", "9s"]}
+    boards = [["3d", "4s", "6c", "Jh", "Ts"], ["Ad", "4s", "5c", "Jh", "Ts"]]
+    main, side = award([Pot(60, ("a", "b", "c")), Pot(40, ("a", "c"))], hands,
+                       {"a": "swing", "b": "low", "c": "high"}, boards=boards,
+                       swing_failure_scope="whole_hand")
+    assert (main.awards, side.awards) == ({"b": 30, "c": 30}, {"c": 40})
+    assert main.lines[1] == ("Main pot, run 1 (3d 4s 6c Jh Ts, 30): a's swing failed in run 2, "
+                             "so under whole_hand a forfeits this one.")
+    assert [line for line in side.lines if "forfeits" in line] == [
+        f"Side pot 1, run {r} ({board}, 20): a's swing failed in run 2 of the main pot, so under "
+        "whole_hand a forfeits this one."
+        for r, board in ((1, "3d 4s 6c Jh Ts"), (2, "Ad 4s 5c Jh Ts"))]
+
+
 def test_single_eligible_pot_goes_to_him_without_a_showdown() -> None:
     hands = {"a": ["As", "5d"], "b": ["Ad", "5s"], "c": ["Kd", "Kh"]}
     pots = [Pot(30, ("a", "b", "c")), Pot(7, ("c",))]
