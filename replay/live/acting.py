@@ -279,7 +279,7 @@ def _recorded_as_a_call(state: HandState, event: Any, action: str) -> tuple[str,
     so that the hand records it as the all-in call it is (:func:`engine.notation.to_event`:
     the same chips, but not what the host typed): ``"A's raise to 100 is all A has and
     raises nothing: recorded as a call"``, or, short of the bet, ``"… is all A has, short
-    of the bet of 100: recorded as a call for less (all-in)"`` (RULES.md §1.7); amounts as
+    of the bet of 100: recorded as a call for less (all-in)"`` (RULES.md §1.1); amounts as
     the hand's actions are typed. Nothing for any other action. ``state``: before it."""
     words = action.split(" #", 1)[0].split()
     if (event.type != "all_in" or len(words) != 3 or words[1] != "cbr"
