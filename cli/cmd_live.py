@@ -119,7 +119,8 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
 def _warn(done: Any) -> None:
     """A ``note:`` line on standard error for each note the action put on the hand
     (:attr:`replay.live.acting.Acted.notes`: a raise below the minimum that covers every
-    opponent, RULES.md §1.7, never silent), as ``show`` and ``replay`` note it; then a
+    opponent, RULES.md §1.7, never silent; a stud card dealt from the discards or as the
+    community card, §4.1; a raise recorded as a call), as ``show`` and ``replay`` note it; then a
     ``warning:`` line for each payout an end recorded otherwise than
     the rules award (:attr:`replay.live.acting.Acted.differences`): recorded still
     (:func:`cli.dispute_text.paid_otherwise_warnings`, as ``correct`` and ``undo`` warn);

@@ -201,9 +201,10 @@ class Acted:
     #: an end's payouts that differ from the rules' award, each in a sentence
     #: (:meth:`replay.compare.Discrepancy.sentence`), as ``state`` and ``replay`` name them
     differences: tuple[str, ...] = ()
-    #: what the rules accepted in this action that the host should know, each in a sentence
-    #: (a raise below the minimum that covers every opponent, RULES.md §1.7), as ``show`` and
-    #: ``replay`` note it on the hand
+    #: what the rules accepted in this action that the host should know, each in a sentence,
+    #: as ``show`` and ``replay`` note it on the hand (a raise below the minimum that covers
+    #: every opponent, RULES.md §1.7; a stud card dealt from the discards or as the community
+    #: card, §4.1), and a raise typed to all a player has recorded as a call
     notes: tuple[str, ...] = ()
 
 
