@@ -124,15 +124,21 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
 
 
 def _warn(done: Any) -> None:
-    """A ``warning:`` line on standard error for each payout an end recorded otherwise than
+    """A ``note:`` line on standard error for each note the action put on the hand
+    (:attr:`replay.live.acting.Acted.notes`: a raise below the minimum that covers every
+    opponent, RULES.md §1.7, never silent; a stud card dealt from the discards or as the
+    community card, §4.1; a raise recorded as a call), as ``show`` and ``replay`` note it; then a
+    ``warning:`` line for each payout an end recorded otherwise than
     the rules award (:attr:`replay.live.acting.Acted.differences`): recorded still
     (:func:`cli.dispute_text.paid_otherwise_warnings`, as ``correct`` and ``undo`` warn);
     nothing, and nothing loaded, for the other actions."""
+    names = Names(done.names) if done.names else str
+    for line in done.notes:
+        click.echo(names(f"note: {line}"), err=True)
     if not done.differences:
         return
     from cli.dispute_text import paid_otherwise_warnings
 
-    names = Names(done.names) if done.names else str
     for line in paid_otherwise_warnings(done.differences):
         click.echo(names(line), err=True)
 

@@ -89,6 +89,25 @@ def _limits(state: HandData, player: str) -> tuple[int, int | None, int | None, 
     return to_call, min(lo, allin_to), min(hi, allin_to), ""
 
 
+def covering_to(state: HandData, player: str) -> int | None:
+    """The street total below the minimum raise that ``player`` may still raise to because it
+    covers every opponent (each is all-in or covered by it, RULES.md §1.7: accepted with a note
+    on the hand), or None when there is none: a fixed-limit game, no raise open to him, or
+    a covering total not below the minimum, not below his all-in (an all-in is taken anyway)
+    or not a whole number of the smallest chip in play. Chips."""
+    if state.fixed:
+        return None
+    _, min_to, max_to, _ = _limits(state, player)
+    if min_to is None or max_to is None:
+        return None
+    covering = _covers_everyone(state, player)
+    allin_to = state.street_bets[player] + state.stacks[player]
+    chip = state.started.options.split.smallest_chip
+    if covering <= state.rnd.current or covering >= min(min_to, allin_to) or covering % chip:
+        return None
+    return covering
+
+
 def _another_can_bet(state: HandData, player: str) -> bool:
     """Can a player other than ``player`` still put chips in (live, not all-in)?"""
     folded, all_in = state.folded, state.all_in

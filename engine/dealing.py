@@ -20,6 +20,7 @@ from typing import Final
 
 from engine.cards import UNKNOWN
 from engine.deck import community_card, own_seventh_card, redealt
+from engine.declare.order import still_to_declare
 from engine.hand import HandData
 from ledger.model import events as ev
 
@@ -271,8 +272,12 @@ def reveal(state: HandData, e: ev.Reveal) -> None:
     """A player shows his cards. Known hole cards must match; unknown ones are filled in."""
     p, cards = e.player, e.cards  # read once: pydantic fields
     _check_live_hand(state, p, "show")
-    if state.phase == "declare":
-        raise state.fail("cards are shown after the declarations")
+    if state.phase == "declare":  # who is still to declare named, as `act` names them
+        d = state.started.options.declare
+        then = (" and the betting round after the declarations is over"
+                if d is not None and d.bet_after_declare else "")
+        raise state.fail(f"cards are shown once every player has declared{then} (still to "
+                         f"declare: {', '.join(still_to_declare(state))})")
     if not cards:
         state.cards.shown.add(p)
         return

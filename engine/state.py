@@ -18,7 +18,7 @@ after declare).
 
 from __future__ import annotations
 
-from engine.betting import limits, may_check
+from engine.betting import covering_to, limits, may_check
 from engine.cards import Cards
 from engine.dealing import next_to_draw
 from engine.declare.order import declare_queue
@@ -139,6 +139,11 @@ class HandState(HandData):
     def limits(self, player: str) -> Limits:
         """What ``player`` may do now: chips to call and the legal raise range (street totals)."""
         return limits(self, player)
+
+    def covering_to(self, player: str) -> int | None:
+        """A raise total below the minimum that ``player`` may make as it covers every
+        opponent (:func:`engine.betting.covering_to`, RULES.md §1.7), or None."""
+        return covering_to(self, player)
 
     def may_check(self, player: str) -> bool:
         """Whether ``player`` may check now (:func:`engine.betting.may_check`)."""

@@ -624,27 +624,32 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
         if not before and back and sum(c for _, _, c in back) == unpaid:  # the rake took the rest
             earlier = " (an uncalled bet is returned, never raked: " + ", ".join(
                 f"{w} {p} {a(c)}" for w, p, c in back) + ")"
-        return unpaid, (f"cannot end with {a(pot - unpaid - rake)} of "
-                        f"{_to_pay(state, result, pot)} paid and {a(rake)} raked: {a(unpaid)} "
-                        f"would go to nobody{earlier}; record the rest (pay PLAYER AMOUNT, "
-                        "returned PLAYER AMOUNT for an uncalled bet) first")
-    return unpaid, (f"cannot end with {a(pot - unpaid)} of {_to_pay(state, result, pot)} "
-                    f"paid: {a(unpaid)} would go to nobody{hint}; record the rest (pay PLAYER "
-                    "AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first")
+        return unpaid, (f"{_paid_of(state, result, pot, pot - unpaid - rake, rake)}: "
+                        f"{a(unpaid)} would go to nobody{earlier}; record the rest (pay PLAYER "
+                        "AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first")
+    return unpaid, (f"{_paid_of(state, result, pot, pot - unpaid)}: {a(unpaid)} would go to "
+                    f"nobody{hint}; record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT "
+                    "for an uncalled bet) first")
 
 
-def _to_pay(state: HandState, result: Any, chips: int) -> str:
-    """The ``chips`` a hand's payouts (and its rake) must account for, as the refusal of a
-    short ``end`` names them: ``"the pot's 300 chips"``, or, with an uncalled bet returned,
-    which is no part of any pot (RULES.md §1.4), ``"the 3 chips to pay (the pot's 2 chips
-    and Bob's uncalled bet of 1 returned, RULES.md §1.4)"``, as ``state`` shows them."""
+def _paid_of(state: HandState, result: Any, chips: int, paid: int, rake: int = 0) -> str:
+    """How much of the ``chips`` a hand's payouts (and its ``rake``) must account for is
+    ``paid``, as the refusal of a short ``end`` opens: ``"cannot end with 250 of the pot's
+    300 chips paid"`` (``"… paid and 10 raked"``), or, with an uncalled bet to return, which
+    is no part of any pot (RULES.md §1.4), ``"cannot end: 2 of the 3 chips to pay are paid
+    (the pot's 2, and Bob's uncalled bet of 1 to return, RULES.md §1.4)"``, as ``state``
+    shows them; amounts as the hand's actions are typed (:func:`replay.typed.as_typed`)."""
+    raked = f" and {as_typed(state, rake)} raked" if rake else ""
     returned = {p: c for p, c in result.returned.items() if c}
     if not returned:
-        return f"the pot's {of_the_pot(state, chips)}"
+        return (f"cannot end with {as_typed(state, paid)} of the pot's "
+                f"{of_the_pot(state, chips)} paid{raked}")
     back = ", ".join(f"{p}'s uncalled bet of {as_typed(state, c)}" for p, c in returned.items())
-    pots = chips - sum(returned.values())
-    return (f"the {of_the_pot(state, chips)} to pay (the pot's {of_the_pot(state, pots)} and "
-            f"{back} returned, RULES.md §1.4)")
+    pots = as_typed(state, chips - sum(returned.values()))
+    said = as_typed(state, paid)
+    return (f"cannot end: {said} of the {of_the_pot(state, chips)} to pay "
+            f"{'is' if said == '1' else 'are'} paid{raked} (the pot's {pots}, and {back} to "
+            "return, RULES.md §1.4)")
 
 
 def payout_faults(state: HandState, short_before: int = 0,

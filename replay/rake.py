@@ -61,12 +61,14 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
                 f"{_kept(kept, recorded, most, live=rake is not None)}{extra}")
         if not uncalled:
             return _one_rake(found, payouts, text, result)
-        return _rake_beside_uncalled(found, payouts, returned, text, result)
+        return _rake_beside_uncalled(found, payouts, returned, text, result,
+                                     _who_paid(started))
     if all(returned[d.player] and d.diff == -returned[d.player] for d in payouts):
         return [replace(d, kind="uncalled", message=(
             f"hand {result.hand}: {d.player} was paid {d.recorded}, the rules give "
             f"{d.recomputed}: the difference is {d.player}'s uncalled bet of {-d.diff}, which "
-            f"the site leaves out of what it says {d.player} collected")) if d in payouts
+            f"{_who_paid(started)} leaves out of what it says {d.player} collected"))
+        if d in payouts
         else d for d in found]
     if recorded is None and most is None and all(
             0 < returned[d.player] < -d.diff for d in payouts):
@@ -206,16 +208,24 @@ def _one_rake(found: list[Discrepancy], payouts: list[Discrepancy], text: str, r
     return [one if d is first else d for d in found if id(d) not in short_ids]
 
 
+def _who_paid(started: Any) -> str:
+    """Who says what a player collected in the hand ``started`` (its ``hand_started``), as a
+    note names it: ``"the table"`` for a hand recorded live (``hand start``, no file behind
+    it: its ``source`` is empty), ``"the site"`` for a hand read from a file."""
+    return "the site" if started.source else "the table"
+
+
 def _rake_beside_uncalled(found: list[Discrepancy], payouts: list[Discrepancy],
-                          returned: dict[str, int], text: str, result: Any
-                          ) -> list[Discrepancy]:
+                          returned: dict[str, int], text: str, result: Any,
+                          who: str = "the site") -> list[Discrepancy]:
     """``found`` of a hand whose site left out of its ``payouts`` differences both the rake
     and each player's uncalled bet (``returned``: ``{player: chips}``): the one ``rake``
     finding (:func:`_one_rake`) counts the rake alone, as if the uncalled bets had been
     paid (its recorded raised by them: what the books count as rake is recomputed −
     recorded, and the rake counted is the one the hand records, never what the payouts
     leave out of the pots and returns), and an ``uncalled`` finding per player whose bet was
-    left out says the rest (recorded what he was paid, recomputed that and his bet)."""
+    left out says the rest (recorded what he was paid, recomputed that and his bet); ``who``:
+    who says what he collected (:func:`_who_paid`)."""
     paid_back = [replace(d, recorded=d.recorded + returned[d.player]) for d in payouts]
     raked = _one_rake([paid_back[payouts.index(d)] if d in payouts else d for d in found],
                       paid_back, text, result)
@@ -224,7 +234,7 @@ def _rake_beside_uncalled(found: list[Discrepancy], payouts: list[Discrepancy],
                         "uncalled", f"hand {d.hand}: {d.player} was paid {d.recorded}, the "
                         f"rules give {d.recorded + returned[d.player]} beside the rake: the "
                         f"difference is {d.player}'s uncalled bet of {returned[d.player]}, "
-                        f"which the site leaves out of what it says {d.player} collected")
+                        f"which {who} leaves out of what it says {d.player} collected")
             for d in payouts if returned[d.player]]
     return [*raked[:at], *left, *raked[at:]]
 

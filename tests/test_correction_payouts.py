@@ -65,15 +65,15 @@ def test_a_correction_may_not_pay_a_player_who_folded(run, db) -> None:  # noqa:
 def test_a_correction_may_not_leave_a_complete_hand_paid_short(run, db) -> None:  # noqa: ANN001
     _play(run, "b", "Ann:200,Bob:150,Dee:300", UNCALLED)
     out = _refused(run, db, "b", "correct", "b", "--delete", "17", *REASON)
-    assert out == ("error: hand b: correction delete 17: cannot end with 300 of the 450 chips to "
-                   "pay (the pot's 300 chips and Dee's uncalled bet of 150 returned, RULES.md "
-                   "§1.4) paid: 150 would go to nobody (by the rules: returned Dee 150); record "
+    assert out == ("error: hand b: correction delete 17: cannot end: 300 of the 450 chips to "
+                   "pay are paid (the pot's 300, and Dee's uncalled bet of 150 to return, RULES.md "
+                   "§1.4): 150 would go to nobody (by the rules: returned Dee 150); record "
                    "the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) "
                    "first\n")
     out = _refused(run, db, "b", "correct", "b", "--replace", "17", "returned Dee 100", *REASON)
-    assert ("correction replace 17 'returned Dee 100': cannot end with 400 of the 450 chips to "
-            "pay (the pot's 300 chips and Dee's uncalled bet of 150 returned, RULES.md §1.4) "
-            "paid: 50 would go to nobody (by the rules: returned Dee 50)") in out
+    assert ("correction replace 17 'returned Dee 100': cannot end: 400 of the 450 chips to "
+            "pay are paid (the pot's 300, and Dee's uncalled bet of 150 to return, RULES.md "
+            "§1.4): 50 would go to nobody (by the rules: returned Dee 50)") in out
     # Bob's 50 more than the main pot he can win, the pot paid in full
     out = _refused(run, db, "b", "correct", "b", "--replace", "17", "returned Dee 100",
                    "--insert-after", "17", "pay Bob 50", *REASON)
@@ -97,9 +97,9 @@ def test_an_imported_hand_keeps_the_rake_its_site_took(run, db) -> None:  # noqa
     assert run("import", str(SHARED / "text" / name)).exit_code == 0
     hand = "PokerStars-42875758685"
     out = _refused(run, db, hand, "correct", hand, "--delete", "21", *REASON)
-    assert out == (f"error: hand {hand}: correction delete 21: cannot end with 4.70 of the "
-                   "5.00 to pay (the pot's 4.90 and Player2's uncalled bet of 0.10 returned, "
-                   "RULES.md §1.4) paid and 0.20 raked: 0.10 would go to nobody (an uncalled "
+    assert out == (f"error: hand {hand}: correction delete 21: cannot end: 4.70 of the "
+                   "5.00 to pay are paid and 0.20 raked (the pot's 4.90, and Player2's uncalled "
+                   "bet of 0.10 to return, RULES.md §1.4): 0.10 would go to nobody (an uncalled "
                    "bet is returned, never raked: returned Player2 0.10); record the rest "
                    "(pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first\n")
     out = _refused(run, db, hand, "correct", hand, "--replace", "21", "pay Player1 0.10",

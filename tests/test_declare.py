@@ -138,8 +138,9 @@ def test_lines_explain_the_award() -> None:
     assert "carry over" in text
     text = " ".join(replay(load(CASES / "c24_stud_card_by_suit.phh")).lines)
     assert "odd chip to P3 (highest card by suit, Kh)" in text
-    text = " ".join(replay(load(CASES / "c15_side_pot_whole_hand.phh")).lines)
-    assert "forfeits" in text
+    lines = replay(load(CASES / "c15_side_pot_whole_hand.phh")).lines
+    assert ("Side pot 1: P2's swing failed in the main pot, so under whole_hand P2 forfeits "
+            "this one.") in lines
 
 
 # ------------------------------------------------------------------------------ direct calls
@@ -201,6 +202,44 @@ def test_whole_hand_cannot_be_checked_past_a_doubtful_swing() -> None:
     whole = award(pots, hands, declared, swing_failure_scope="whole_hand")
     assert [p.verifiable for p in whole] == [False, False]
     assert "depends on whether b's swing stands" in whole[1].lines[0]
+
+
+def test_whole_hand_names_the_run_in_which_a_swing_failed() -> None:
+    """Run twice (RULES.md §3.9, §4.5): a (Ah5s) swings against b's low (6d7d) and c's high
+    (KsKh). Run 2 (Kd 8c 8h Tc Qd): c's kings full beat a for high, so a's swing fails there;
+    under whole_hand he forfeits run 1 (2c 3d 4h 9s Jc) too, where he would have won both ways:
+    its 32 goes 16 to c's kings and 16 to b's 7-6-4-3-2. Run 2's 31: 16 high to c, 15 low to
+    b. The side pot 58 (b, c): 29 a run, 15 to c and 14 to b each time."""
+    hands = {"a": ["Ah", "5s"], "b": ["6d", "7d"], "c": ["Ks", "Kh"]}
+    boards = [["2c", "3d", "4h", "9s", "Jc"], ["Kd", "8c", "8h", "Tc", "Qd"]]
+    main, side = award([Pot(63, ("a", "b", "c")), Pot(58, ("b", "c"))], hands,
+                       {"a": "swing", "b": "low", "c": "high"}, boards=boards,
+                       swing_failure_scope="whole_hand")
+    assert (main.awards, side.awards) == ({"b": 31, "c": 32}, {"b": 28, "c": 30})
+    assert main.lines[1] == ("Main pot, run 1 (2c 3d 4h 9s Jc, 32): a's swing failed in run 2, "
+                             "so under whole_hand a forfeits this one.")
+    assert main.lines[6].startswith("Main pot, run 2 (Kd 8c 8h Tc Qd, 31): a's swing fails: c "
+                                    "beats a for high")
+
+
+def test_whole_hand_names_the_run_of_another_pot_in_which_a_swing_failed() -> None:
+    """b (2c3c) is all in for the main pot 60 (a, b, c); the side pot 40 is a's and c's. Run 1
+    (3d 4s 6c Jh Ts): a's ace high beats c's king high, his 6-4-3-2-A beats b's T-6-4-3-2. Run
+    2 (Ad 4s 5c Jh Ts): b's wheel beats a's T-5-4-2-A low, so a's swing fails in the main pot's
+    run 2 only; under whole_hand he forfeits every run of both pots (RULES.md §3.9): the main
+    pot 15 + 15 to c (high) and to b (low), the side pot's 20 + 20 to c, no low left in it."""
+    hands = {"a": ["Ah", "2h"], "b": ["2c", "3c"], "c": ["Kc", "9s"]}
+    boards = [["3d", "4s", "6c", "Jh", "Ts"], ["Ad", "4s", "5c", "Jh", "Ts"]]
+    main, side = award([Pot(60, ("a", "b", "c")), Pot(40, ("a", "c"))], hands,
+                       {"a": "swing", "b": "low", "c": "high"}, boards=boards,
+                       swing_failure_scope="whole_hand")
+    assert (main.awards, side.awards) == ({"b": 30, "c": 30}, {"c": 40})
+    assert main.lines[1] == ("Main pot, run 1 (3d 4s 6c Jh Ts, 30): a's swing failed in run 2, "
+                             "so under whole_hand a forfeits this one.")
+    assert [line for line in side.lines if "forfeits" in line] == [
+        f"Side pot 1, run {r} ({board}, 20): a's swing failed in run 2 of the main pot, so under "
+        "whole_hand a forfeits this one."
+        for r, board in ((1, "3d 4s 6c Jh Ts"), (2, "Ad 4s 5c Jh Ts"))]
 
 
 def test_single_eligible_pot_goes_to_him_without_a_showdown() -> None:
@@ -387,3 +426,32 @@ def test_random_declare_showdowns(case: dict[str, object]) -> None:
             assert options.failed_swing_share_goes_to == "player_who_beat_swing"
             assert options.swing_failure_scope == "per_pot"
             assert any(_beats(case, s, t) for t in failed if t != s)
+
+
+# ------------------------------------------------------------------------- a file's refusal
+
+MISSING_DECLARATION = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100]
+actions = ['d dh p1 Ah5s', 'd dh p2 AcTc', 'd dh p3 6d7d', 'p3 cbr 20', 'p1 cc', 'p2 cc',
+  'd db 2c3c4h', 'p1 cc', 'p2 cc', 'p3 cc', 'd db 9c', 'p1 cc', 'p2 cc', 'p3 cc', 'd db Kd',
+  'p1 cc', 'p2 cc', 'p3 cc', 'p2 dcl high', 'p3 dcl low',
+  'p1 sm Ah5s', 'p2 sm AcTc', 'p3 sm 6d7d']
+players = ['W', 'H', 'L']
+_declare = { method = 'simultaneous' }
+"""
+
+
+def test_a_show_before_every_declaration_names_who_is_still_to_declare(user, db: str,  # noqa: ANN001
+                                                                        tmp_path: Path) -> None:
+    """RULES.md §3.2-3.4: H and L declared, W (p1) did not, and p1 shows (line 9): the refusal
+    names W as still to declare, as `act` does, and nothing of the hand is written."""
+    (tmp_path / "e1.phh").write_text(MISSING_DECLARATION)
+    code, out, err = user("import", str(tmp_path / "e1.phh"))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
+                              "ledger; 1 rejected\n")
+    assert err == (f"error: {tmp_path / 'e1.phh'}:9, hand phh-5fa503aa66ab, action 'p1 sm "
+                   "Ah5s': cards are shown once every player has declared (still to declare: "
+                   "W)\n")

@@ -273,3 +273,19 @@ def test_the_engine_keeps_its_refusal_in_chips() -> None:
     assert caught.reason == "raise to 300 is below the minimum 400"
     assert reason_as_typed(caught, 2) == "raise to 3.00 is below the minimum 4.00"
     assert reason_as_typed(caught, 0) == "raise to 300 is below the minimum 400"
+
+
+def test_a_raise_below_the_minimum_that_covers_every_opponent_in_cents(user,  # noqa: ANN001
+                                                                      tmp_path: Path) -> None:
+    """Blinds 1.00/2.00: Ann (button) folds, Bob (small blind, 100.00 in all) raises to 60.00,
+    so Cy's minimum raise is to 118.00 (60.00 + the 58.00 raise) but 100.00 covers Bob's whole
+    stack (RULES.md §1.7): the hint offers it and the note says it in dollars, as typed."""
+    path = _exported(tmp_path, "k1", "Ann:50000,Bob:10000,Cy:50000", "100/200",
+                     ("d dh Bob AsAh", "d dh Cy KsKh", "d dh Ann QsQh", "Ann f", "Bob cbr 60.00"))
+    assert user("import", str(path))[0] == 0
+    assert user("state", "k1")[1].splitlines()[1] == (
+        "Cy to act: to call 58.00, raise to 118.00..500.00, or to 100.00 covering every opponent")
+    assert user("act", "k1", "Cy cbr 100.00") == (
+        0, "9 bet_raise; Bob to act: to call 40.00 (no raise: not enough chips to raise)\n",
+        "note: Cy's raise to 100.00 is below the minimum 118.00 but covers every opponent (each "
+        "is all-in or covered by it): accepted, as some online rooms cap it\n")

@@ -270,7 +270,12 @@ def test_a_show_waits_for_the_betting_to_be_over(user, db: str) -> None:  # noqa
                        "Cy cc", "d db 2c3d4h"])
     assert user("act", "t2", "Ann sm AsAd")[0] == 2  # the flop's betting is still to come
     # everyone all-in but one who called: the rest of the board is dealt, and he may show
-    _acts(user, "t2", ["Bob cbr 98", "Cy cbr 98", "Ann cc", "d db 9s"])
+    _acts(user, "t2", ["Bob cbr 98"])
+    # Cy's 98 is all he has and raises nothing: recorded as the call it is, and said so
+    assert user("act", "t2", "Cy cbr 98") == (
+        0, "12 all_in; Ann to act: to call 98 (no raise: not enough chips to raise)\n",
+        "note: Cy's raise to 98 is all Cy has and raises nothing: recorded as a call\n")
+    _acts(user, "t2", ["Ann cc", "d db 9s"])
     assert user("act", "t2", "Ann sm AsAd")[0] == 0
 
 
@@ -333,3 +338,54 @@ def test_a_refused_first_deal_says_what_state_says(user, db: str) -> None:  # no
     assert user("act", "z1", "d dh Cy 2c4d")[2].endswith(
         "; now: phase deal, next: d dh Zoë CARDS (2 cards, ?? for each unseen card); then "
         "Cy\n")
+
+
+def test_a_raise_below_the_minimum_that_covers_every_opponent_is_offered_and_noted(
+        user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §1.7: A (small blind) raises to 60 with 100 in all, so B's minimum raise is to
+    118 (60 + the 58 raise), but a raise to 100 covers A's whole stack (C folded): the hint
+    offers it, and `act` says the note the hand keeps, as `show` says it, never silent."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "c1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "A:100,B:500,C:500", "--button", "C")[0] == 0
+    assert _acts(user, "c1", ["d dh A AsAh", "d dh B KsKh", "d dh C QsQh", "C f",
+                              "A cbr 60"])[-2:] == [
+        "A to act: to call 1, raise to 4..100",
+        "B to act: to call 58, raise to 118..500, or to 100 covering every opponent"]
+    note = ("note: B's raise to 100 is below the minimum 118 but covers every opponent (each is "
+            "all-in or covered by it): accepted, as some online rooms cap it")
+    assert user("act", "c1", "B cbr 100") == (
+        0, "9 bet_raise; A to act: to call 40 (no raise: not enough chips to raise)\n",
+        note + "\n")
+    assert f"    {note}" in user("show", "c1")[1].splitlines()
+
+
+def test_a_raise_below_the_minimum_covering_nobody_is_not_offered(user, db: str) -> None:  # noqa: ANN001
+    """Where the covering total is no lower than the minimum raise (A raised to 10 with 100 in
+    all: B's minimum is to 18), only the range is offered."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "n1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "A:100,B:500,C:500", "--button", "C")[0] == 0
+    assert _acts(user, "n1", ["d dh A AsAh", "d dh B KsKh", "d dh C QsQh", "C f",
+                              "A cbr 10"])[-1] == "B to act: to call 8, raise to 18..500"
+
+
+def test_table_notes_a_raise_below_the_minimum_that_covers_every_opponent(user, db: str) -> None:  # noqa: ANN001
+    """`table` says the note of a line as `act` says it (RULES.md §1.7), and refuses a raise
+    that is below both the minimum and what covers every opponent."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "t1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "A:100,B:500,C:500", "--button", "C")[0] == 0
+    code, out, err = user("table", "t1", input="d dh A AsAh\nd dh B KsKh\nd dh C QsQh\nC f\n"
+                                               "A cbr 60\nB cbr 99\nB cbr 100\n")
+    assert (code, out.splitlines()[-1]) == (
+        2, "8 bet_raise; B to act: to call 58, raise to 118..500, or to 100 covering every "
+           "opponent")
+    assert err == ("error: line 6, hand t1, action 'B cbr 99': raise to 99 is below the minimum "
+                   "118; now: B to act: to call 58, raise to 118..500, or to 100 covering every "
+                   "opponent\n")
+    code, out, err = user("table", "t1", input="B cbr 100\n")
+    assert (code, out) == (
+        0, "9 bet_raise; A to act: to call 40 (no raise: not enough chips to raise)\n")
+    assert err == ("note: B's raise to 100 is below the minimum 118 but covers every opponent "
+                   "(each is all-in or covered by it): accepted, as some online rooms cap it\n")

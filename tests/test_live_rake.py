@@ -405,8 +405,8 @@ def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(  # noqa: ANN
                 "(Ann's uncalled bet of 8 is returned to Ann, it is in no pot; RULES.md "
                 "§1.2-1.4): at most 5 can be raked; now:" in _refused(run, Path(db), rake, "t1"))
     assert run("act", "t1", "rake 5").exit_code == 0  # the whole pot: legal
-    assert ("action 'end': cannot end with 0 of the 13 chips to pay (the pot's 5 chips and "
-            "Ann's uncalled bet of 8 returned, RULES.md §1.4) paid and 5 raked: 8 would go to "
+    assert ("action 'end': cannot end: 0 of the 13 chips to pay are paid and 5 raked (the "
+            "pot's 5, and Ann's uncalled bet of 8 to return, RULES.md §1.4): 8 would go to "
             "nobody (an uncalled bet is returned, never raked: returned Ann 8)"
             in _refused(run, Path(db), "end", "t1"))
     assert ("action 'pay Ann 9': the pots hold 5 (Ann's uncalled bet of 8 is returned to Ann, "

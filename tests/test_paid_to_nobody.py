@@ -83,14 +83,14 @@ def test_end_is_refused_while_payouts_leave_chips_of_the_pot_to_nobody(run) -> N
         assert run(*args).exit_code == 0, args
     out = run("act", "b", "end")
     assert (out.exit_code, out.output) == (2, (
-        "error: hand b, action 'end': cannot end with 300 of the 450 chips to pay (the pot's "
-        "300 chips and Dee's uncalled bet of 150 returned, RULES.md §1.4) paid: 150 would go "
+        "error: hand b, action 'end': cannot end: 300 of the 450 chips to pay are paid (the "
+        "pot's 300, and Dee's uncalled bet of 150 to return, RULES.md §1.4): 150 would go "
         "to nobody (by the rules: returned Dee 150); record the rest (pay PLAYER AMOUNT, "
         "returned PLAYER AMOUNT for an uncalled bet) first\n"))
     # part of it recorded: the line names what is still due
     assert run("act", "b", "returned Dee 100").exit_code == 0
-    assert ("400 of the 450 chips to pay (the pot's 300 chips and Dee's uncalled bet of 150 "
-            "returned, RULES.md §1.4) paid: 50 would go to nobody (by the rules: returned Dee "
+    assert ("400 of the 450 chips to pay are paid (the pot's 300, and Dee's uncalled bet of "
+            "150 to return, RULES.md §1.4): 50 would go to nobody (by the rules: returned Dee "
             "50)") in run("act", "b", "end").output
     # 10 too many to Bob is refused: he can win the main pot, 300, and no more
     out = run("act", "b", "pay Bob 10")
@@ -121,8 +121,8 @@ def test_a_short_end_names_an_uncalled_bet_as_returned(run) -> None:  # noqa: AN
     _heads_up_fold(run, "h", "pay Bob 2")
     out = run("act", "h", "end")
     assert (out.exit_code, out.output) == (2, (
-        "error: hand h, action 'end': cannot end with 2 of the 3 chips to pay (the pot's 2 "
-        "chips and Bob's uncalled bet of 1 returned, RULES.md §1.4) paid: 1 would go to nobody "
+        "error: hand h, action 'end': cannot end: 2 of the 3 chips to pay are paid (the pot's "
+        "2, and Bob's uncalled bet of 1 to return, RULES.md §1.4): 1 would go to nobody "
         "(by the rules: returned Bob 1); record the rest (pay PLAYER AMOUNT, returned PLAYER "
         "AMOUNT for an uncalled bet) first\n"))
     assert run("act", "h", "returned Bob 1").exit_code == 0
@@ -130,7 +130,7 @@ def test_a_short_end_names_an_uncalled_bet_as_returned(run) -> None:  # noqa: AN
     # `pay Bob 1`: a chip of the pot short too, and the uncalled one
     _heads_up_fold(run, "h2", "pay Bob 1")
     assert run("act", "h2", "end").output == (
-        "error: hand h2, action 'end': cannot end with 1 of the 3 chips to pay (the pot's 2 "
-        "chips and Bob's uncalled bet of 1 returned, RULES.md §1.4) paid: 2 would go to nobody "
+        "error: hand h2, action 'end': cannot end: 1 of the 3 chips to pay is paid (the pot's "
+        "2, and Bob's uncalled bet of 1 to return, RULES.md §1.4): 2 would go to nobody "
         "(by the rules: returned Bob 1, pay Bob 1); record the rest (pay PLAYER AMOUNT, "
         "returned PLAYER AMOUNT for an uncalled bet) first\n")

@@ -123,7 +123,8 @@ def test_correct_act_and_table_take_the_name_show_prints(logged: Path,
     assert count(db) == before
     out = run(db, "act", HAND, "Erhradnpmi3 cbr 865")
     assert (out.exit_code, out.output) == (
-        0, "19 all_in; Hznmh#9009 to act: to call 845, raise to 990..990\n")
+        0, "19 all_in; Hznmh#9009 to act: to call 845, raise to 990..990, or to 960 covering "
+        "every opponent\n")  # Efvoziamtgktl has 960 in all (RULES.md §1.7)
     out = run(db, "table", HAND, input="1RhUayZFQU cc\nstate\nEfvoziamtgktl f\n")
     assert out.exit_code == 0, out.output
     assert out.output.splitlines()[0] == (

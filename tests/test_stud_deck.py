@@ -264,7 +264,11 @@ def test_live_eight_players_are_refused_their_own_seventh_and_take_the_community
         assert ledger.count() == rows
     assert EIGHT_NEXT in run("state", "s8").output.splitlines()
     out = run("act", "s8", "d db 7h")
-    assert out.output == f"{done.seq + 1} cards_dealt; Cy to act: check, bet to 4..4\n"
+    # the note the hand keeps of the community card, said as act deals it (RULES.md §4.1)
+    assert out.output == (
+        f"{done.seq + 1} cards_dealt; Cy to act: check, bet to 4..4\n"
+        "note: seventh street: the stub could not give the 8 players still in a card each (0 "
+        "left): 7h, face up, is the seventh card of every one of them (RULES.md §4.1)\n")
     with Ledger(db) as ledger:
         for action in [*actions[cut + 1:], "Bob sm 6hAs7dTh3hKh7h", "Eve sm QsQc6s5d9h2d",
                        *[f"{n} sm" for n in NAMES.values() if n not in ("Bob", "Eve")],

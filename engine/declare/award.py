@@ -146,7 +146,34 @@ def award_declare_pots(
     forfeited: frozenset[str] = frozenset()
     if options.swing_failure_scope == "whole_hand":
         forfeited, plans = _whole_hand(plans, declarations)
-    return [_award(table, plan, options, declarations, forfeited) for plan in plans]
+    failed_at = _failed_at(plans) if forfeited else {}
+    return [_award(table, plan, options, declarations, forfeited, failed_at) for plan in plans]
+
+
+def _failed_at(plans: Sequence[_Plan]) -> dict[str, list[tuple[int, int, int]]]:
+    """Where each swing failed (RULES.md §3.9): player -> ``(pot index, run index, runs in
+    that pot)`` of every run of every pot in which his swing failed."""
+    out: dict[str, list[tuple[int, int, int]]] = {}
+    for plan in plans:
+        for r, run in enumerate(plan.runs):
+            for s, v in run.verdicts.items():
+                if v.failed:
+                    out.setdefault(s, []).append((plan.index, r, len(plan.runs)))
+    return out
+
+
+def _failed_where(places: Sequence[tuple[int, int, int]], index: int, run: int) -> str:
+    """Where a swing forfeited in run ``run`` of pot ``index`` failed, in a sentence:
+    ``"in run 2"`` (another run of this pot), ``"in side pot 1"``, ``"in run 1 of the main
+    pot"`` (another pot, run twice or more), this pot's runs first, several joined
+    (:func:`engine.awards.and_list`); ``places``: :func:`_failed_at`'s of the player."""
+    def pot(i: int) -> str:
+        return "the main pot" if i == 0 else f"side pot {i}"
+
+    here = [f"in run {r + 1}" for i, r, _ in places if i == index and r != run]
+    there = [f"in run {r + 1} of {pot(i)}" if runs > 1 else f"in {pot(i)}"
+             for i, r, runs in places if i != index]
+    return and_list([*here, *there]) if here or there else "in another pot"
 
 
 def _plan(
@@ -224,6 +251,7 @@ def _award(
     options: DeclareOptions,
     declarations: Mapping[str, str],
     forfeited: frozenset[str],
+    failed_at: Mapping[str, Sequence[tuple[int, int, int]]] | None = None,
 ) -> PotAward:
     pot, name = plan.pot, pot_name(plan.index)
     if len(pot.eligible) == 1:
@@ -243,8 +271,11 @@ def _award(
         if not run.amount:
             lines.append(f"{where}: nothing left to award.")
             continue
+        lost = forfeited & set(pot.eligible)
+        said = tuple((s, _failed_where((failed_at or {}).get(s, ()), plan.index, r))
+                     for s in sorted(lost))
         share = Share(run.amount, pot.eligible, declarations, run.reading, run.verdicts,
-                      forfeited & set(pot.eligible))
+                      lost, said)
         won, kept, sentences = _divide_run(table, share, run, options)
         lines += [f"{where}: {s}" for s in sentences]
         if won is None:

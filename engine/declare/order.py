@@ -28,6 +28,16 @@ def declare_queue(state: HandData) -> list[str]:
     return [p for p in ring if p in live and p not in state.declarations]
 
 
+def still_to_declare(state: HandData) -> list[str]:
+    """The live players who have not declared yet (RULES.md §3.2-3.4): in the order they must
+    under the in-turn method (:func:`declare_queue`), else in seat order."""
+    d = state.started.options.declare
+    if d is not None and d.method == "in_turn":
+        return declare_queue(state)
+    live = state.live()
+    return [p for p in state.order if p in live and p not in state.declarations]
+
+
 def declare(state: HandData, e: ev.Declaration) -> bool:
     """Record ``e.player``'s declaration. True when every live player has declared."""
     d = state.started.options.declare

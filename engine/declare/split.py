@@ -44,7 +44,9 @@ class Share:
     ``amount``: chips; ``eligible``: the pot's players, seat order; ``declarations``: player
     -> ``high`` | ``low`` | ``swing``; ``reading`` / ``verdicts``: from
     :mod:`engine.declare.judge`; ``forfeited``: swings of this pot that failed in another pot
-    under ``swing_failure_scope = 'whole_hand'`` (RULES.md §3.9).
+    or run under ``swing_failure_scope = 'whole_hand'`` (RULES.md §3.9); ``failed_where``:
+    ``(player, where)`` pairs saying where each of them failed (``"in run 2"``, ``"in the
+    main pot"``), ``"in another pot"`` for one not named.
     """
 
     amount: int
@@ -53,6 +55,7 @@ class Share:
     reading: Reading
     verdicts: Mapping[str, Verdict]
     forfeited: frozenset[str] = frozenset()
+    failed_where: tuple[tuple[str, str], ...] = ()
 
     @property
     def failed(self) -> list[str]:
@@ -87,10 +90,12 @@ def divide_share(table: AwardTable, share: Share, options: DeclareOptions) -> Di
     order. Raises ValueError only as :mod:`engine.awards` does (a winner missing from the
     order from the button).
     """
+    where = dict(share.failed_where)
     sentences = [
         describe(v, share.reading, options.swing_ties)
         if v.failed or s not in share.forfeited
-        else f"{s}'s swing failed in another pot, so under whole_hand {s} forfeits this one."
+        else (f"{s}'s swing failed {where.get(s, 'in another pot')}, so under whole_hand {s} "
+              "forfeits this one.")
         for s, v in share.verdicts.items()
     ]
     absent = [p for p in share.reading.no_low if p not in share.verdicts]

@@ -6,10 +6,12 @@ nothing is written.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.betting import bet_word
+from engine.declare.order import still_to_declare
 from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
@@ -100,14 +102,11 @@ def _betting_over(state: HandState) -> bool:
 
 def _before_declared(state: HandState) -> str:
     """Why a show is refused in the declare phase (RULES.md §3.2-3.4): the players still to
-    declare, in the order they must under the in-turn method, else in seat order (as the
-    next step names them, :mod:`replay.nextstep`); with ``bet_after_declare`` the last
+    declare, in the order they must under the in-turn method, else in seat order
+    (:func:`engine.declare.order.still_to_declare`, as the next step names them,
+    :mod:`replay.nextstep`); with ``bet_after_declare`` the last
     betting round follows the declarations."""
-    if state.declare_method == "in_turn":
-        waiting = state.declare_queue()
-    else:
-        live = state.live()
-        waiting = [p for p in state.order if p in live and p not in state.declarations]
+    waiting = still_to_declare(state)
     options = state.started.options.declare
     then = (" and the betting round after the declarations is over"
             if options is not None and options.bet_after_declare else "")
@@ -202,6 +201,11 @@ class Acted:
     #: an end's payouts that differ from the rules' award, each in a sentence
     #: (:meth:`replay.compare.Discrepancy.sentence`), as ``state`` and ``replay`` name them
     differences: tuple[str, ...] = ()
+    #: what the rules accepted in this action that the host should know, each in a sentence,
+    #: as ``show`` and ``replay`` note it on the hand (a raise below the minimum that covers
+    #: every opponent, RULES.md §1.7; a stud card dealt from the discards or as the community
+    #: card, §4.1), and a raise typed to all a player has recorded as a call
+    notes: tuple[str, ...] = ()
 
 
 def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
@@ -228,6 +232,9 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
     try:
         event = parse_action(state, action, names)
         _live_rules(state, event, [r.event for r in rows])
+        said = _recorded_as_a_call(state, event, action)
+        typed = _typed_note(state, event)
+        noted = len(state.notes)
         state.apply(event)
         if event.type == "hand_ended":
             paid_to_somebody(state, [r.event for r in rows])
@@ -244,7 +251,47 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         raise IllegalAction(f"{said}{now}", hand=hand, action=action) from None
     ledger.append(hand, [event], hand_id=hand, expected_seq=last)
     differences = _paid_otherwise(state) if event.type == "hand_ended" else ()
-    return Acted(last + 1, event, state, names, differences)
+    return Acted(last + 1, event, state, names, differences,
+                 (*said, *map(typed, state.notes[noted:])))
+
+
+def _typed_note(state: HandState, event: Any) -> Callable[[str], str]:
+    """``note -> note`` with the amounts of a raise below the minimum that covers every
+    opponent (the engine's note, in chips: ``"… to 300 is below the minimum 400 …"``,
+    RULES.md §1.7) written as the hand's actions type them (``"… to 3.00 is below the
+    minimum 4.00 …"`` in a hand kept in cents, :func:`replay.typed.as_typed`); the note
+    unchanged in a hand of whole chips or for any other action. ``state``: before it."""
+    if not state.started.unit.decimals or event.type != "bet_raise" or state.phase != "bet":
+        return str
+    least = state.limits(event.player).min_to
+    if least is None:
+        return str
+    to, most = event.to, least
+
+    def typed(note: str) -> str:
+        return note.replace(f" to {to} is below the minimum {most} ",
+                            f" to {as_typed(state, to)} is below the minimum "
+                            f"{as_typed(state, most)} ", 1)
+    return typed
+
+
+def _recorded_as_a_call(state: HandState, event: Any, action: str) -> tuple[str, ...]:
+    """The note of a bet or raise (``cbr``) typed to all the player has that raises nothing,
+    so that the hand records it as the all-in call it is (:func:`engine.notation.to_event`:
+    the same chips, but not what the host typed): ``"A's raise to 100 is all A has and
+    raises nothing: recorded as a call"``, or, short of the bet, ``"… is all A has, short
+    of the bet of 100: recorded as a call for less (all-in)"`` (RULES.md §1.1); amounts as
+    the hand's actions are typed. Nothing for any other action. ``state``: before it."""
+    words = action.split(" #", 1)[0].split()
+    if (event.type != "all_in" or len(words) != 3 or words[1] != "cbr"
+            or state.phase != "bet" or event.to > state.rnd.current):
+        return ()
+    who, to = event.player, as_typed(state, event.to)
+    said = f"{who}'s {bet_word(state)} to {to} is all {who} has"
+    if event.to == state.rnd.current:
+        return (f"{said} and raises nothing: recorded as a call",)
+    return (f"{said}, short of the bet of {as_typed(state, state.rnd.current)}: recorded as a "
+            "call for less (all-in)",)
 
 
 def can_end(ledger: Any, hand: str) -> str | None:

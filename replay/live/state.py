@@ -100,7 +100,9 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     bet, the phase and what it waits for (:func:`replay.nextstep.next_step`: ``"phase deal,
     next: d db CARDS (3 cards)"``). Amounts as the hand's actions take them
     (:func:`replay.typed.as_typed`: ``"to call 2.00, raise to 4.00..200.00"`` in a hand kept
-    in cents)."""
+    in cents); a no-limit or pot-limit raise below the minimum that covers every opponent
+    offered too (``"raise to 118..500, or to 100 covering every opponent"``, RULES.md §1.7:
+    :meth:`engine.state.HandState.covering_to`)."""
     if state.phase != "bet":
         from replay.nextstep import next_step
 
@@ -135,6 +137,9 @@ def legal_now(state: HandState, player: str | None = None) -> str:
         text = f"{unsure}: {text.split(': ', 1)[1]}"
     if lim.min_to is not None:
         text += f", {bet_range(verb, a(lim.min_to), a(lim.max_to), state.fixed)}"
+        covering = state.covering_to(who)
+        if covering is not None:  # below the minimum, taken with a note (RULES.md §1.7)
+            text += f", or to {a(covering)} covering every opponent"
     elif lim.reason:
         text += f" (no raise: {lim.reason})"
     return text
