@@ -520,8 +520,8 @@ def _raise(state: HandData, player: str, new: int, allin_to: int,
                              verb=bet_word(state), to=new, least=min_to)
         state.notes.append(  # accepted, never silently (RULES.md §1.7)
             f"{player}'s {bet_word(state)} to {new} is below the minimum {min_to} but covers "
-            "every opponent (each is all-in or covered by it): accepted, as some online rooms "
-            "cap it")
+            "every opponent (each is all-in or covered by it): accepted: no chip changes "
+            "hands otherwise (RULES.md §1.7)")
     if state.fixed and not is_all_in and new != min_to and new != max_to:
         noun = {"complete": "completion"}.get(bet_word(state), bet_word(state))
         sizes = "{least} or {most}" if min_to != max_to else "{least}"  # an open pair: two

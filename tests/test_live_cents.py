@@ -288,4 +288,4 @@ def test_a_raise_below_the_minimum_that_covers_every_opponent_in_cents(user,  # 
     assert user("act", "k1", "Cy cbr 100.00") == (
         0, "9 bet_raise; Bob to act: to call 40.00 (no raise: not enough chips to raise)\n",
         "note: Cy's raise to 100.00 is below the minimum 118.00 but covers every opponent (each "
-        "is all-in or covered by it): accepted, as some online rooms cap it\n")
+        "is all-in or covered by it): accepted: no chip changes hands otherwise (RULES.md §1.7)\n")

@@ -353,7 +353,7 @@ def test_a_raise_below_the_minimum_that_covers_every_opponent_is_offered_and_not
         "A to act: to call 1, raise to 4..100",
         "B to act: to call 58, raise to 118..500, or to 100 covering every opponent"]
     note = ("note: B's raise to 100 is below the minimum 118 but covers every opponent (each is "
-            "all-in or covered by it): accepted, as some online rooms cap it")
+            "all-in or covered by it): accepted: no chip changes hands otherwise (RULES.md §1.7)")
     assert user("act", "c1", "B cbr 100") == (
         0, "9 bet_raise; A to act: to call 40 (no raise: not enough chips to raise)\n",
         note + "\n")
@@ -388,4 +388,5 @@ def test_table_notes_a_raise_below_the_minimum_that_covers_every_opponent(user, 
     assert (code, out) == (
         0, "9 bet_raise; A to act: to call 40 (no raise: not enough chips to raise)\n")
     assert err == ("note: B's raise to 100 is below the minimum 118 but covers every opponent "
-                   "(each is all-in or covered by it): accepted, as some online rooms cap it\n")
+                   "(each is all-in or covered by it): accepted: no chip changes hands "
+                   "otherwise (RULES.md §1.7)\n")

@@ -314,7 +314,7 @@ def test_replay_notes_name_the_short_raiser(tmp_path: Path) -> None:
                                       "valakuzhyk_07_21_2022_log1.csv"))[0] == 0
     hand = "pn-valakuzhyk_07_21_2022_log1-18-165843894900602"
     note = ("IpusyM's bet to 145 is below the minimum 150 but covers every opponent (each is "
-            "all-in or covered by it): accepted, as some online rooms cap it")
+            "all-in or covered by it): accepted: no chip changes hands otherwise (RULES.md §1.7)")
     _, data = _json(db, "replay", "--hand", hand, "--json")
     assert data["notes"] == [note]
     _, text, _ = one_shot(db, "replay", "--hand", hand)

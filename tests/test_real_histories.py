@@ -159,7 +159,7 @@ actions = ['d dh p1 7h2c', 'd dh p2 AsAd', 'd dh p3 KcQd', 'p3 f', 'p1 cbr 3', '
 """
 
 COVERS = ("p1's raise to 3 is below the minimum 4 but covers every opponent (each is all-in "
-          "or covered by it): accepted, as some online rooms cap it")
+          "or covered by it): accepted: no chip changes hands otherwise (RULES.md §1.7)")
 
 
 def test_a_raise_below_the_minimum_that_covers_everyone_is_named(run, tmp_path: Path) -> None:  # noqa: ANN001
