@@ -357,6 +357,51 @@ def test_an_earlier_export_under_session_friday_takes_the_whole_log(
     assert events(db) == before
 
 
+PN2 = SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"
+
+
+def test_a_second_game_into_the_same_session_is_said_in_one_warning(tmp_path: Path) -> None:
+    """Two PokerNow games given one ``--session`` (a host who forgot to change it): the second
+    goes in, exit 0, with one warning naming the file, the session and the game it holds
+    already, what it means and what to do; the books count both games (three buy-ins of 100,
+    then four of 50: A8 bought 150). Each log imported again, the first one too, says nothing
+    more."""
+    db = tmp_path / "t.duckdb"
+    assert one_shot(db, "import", str(PN), "--session", "club-w1") == (
+        0, "imported 4 hand(s) (60 events) from 1 file(s); 0 already in the ledger; 0 rejected\n",
+        "")
+    assert one_shot(db, "import", str(PN2), "--session", "club-w1") == (
+        0, "imported 4 hand(s) (82 events) from 1 file(s); 0 already in the ledger; 0 rejected\n",
+        f"warning: {PN2}: this PokerNow game goes into session club-w1, which holds another "
+        "PokerNow game already (its first hand pn-club-w1-1-164210353199300, from "
+        "charlestudor_Input_Log_001.csv): both games' buy-ins and hands count in club-w1's "
+        "books; if that is a mistake, this ledger cannot move the game to another session "
+        "(`session void club-w1` takes both games back, and the log is refused under another "
+        "session then): import each log into a new ledger with its own --session (`handledger "
+        "--db NEW import --session S FILE`) before anything else is recorded here\n")
+    books = _books(db, "club-w1")
+    [listed] = books["session list --json"][1]["sessions"]  # type: ignore[index]
+    assert (listed["session"], listed["buy_ins"], listed["hands"]) == ("club-w1", 7, 8)
+    assert _nets(books)["gE4aE_Yhc3"][1] == 150  # his buy-ins: 100 in one game, 50 in the other
+    before = events(db)
+    for log in (PN2, PN):
+        assert one_shot(db, "import", str(log), "--session", "club-w1") == (
+            0, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; "
+               "0 rejected\n", "")
+    assert events(db) == before
+
+
+def test_a_longer_export_of_the_game_in_the_session_gives_no_warning(tmp_path: Path) -> None:
+    """Hand #1 and the lines before it imported with ``--session friday``, then the whole log
+    with it: the same game (its first hand is there), so nothing is said but the summary."""
+    db = tmp_path / "t.duckdb"
+    early = _cut(PN, 22, tmp_path / "early" / PN.name)
+    assert one_shot(db, "import", str(early), "--session", "friday")[::2] == (0, "")
+    assert one_shot(db, "import", str(PN), "--session", "friday") == (
+        0, "imported 3 hand(s) (39 events) from 1 file(s); 1 already in the ledger; 0 rejected\n",
+        "")
+
+
 def test_an_export_of_no_hand_under_session_friday_takes_the_whole_log(
         tmp_path: Path, whole_books) -> None:  # noqa: ANN001
     """Only the approvals imported, with ``--session friday``: the whole log finds its game

@@ -31,6 +31,9 @@ class ImportReport:
     what an import cut short had written (:meth:`written_lines`). ``cut``: the hands a
     PokerNow log begins inside, not written, each one warning naming its lines
     (:func:`ledger.formats.pokernow.importer.cut_warning`), among ``warnings`` (last).
+    ``shared``: the PokerNow logs written into a session that held another PokerNow game,
+    each one warning (:func:`replay.ingest.pnshared.shared_session_warning`), among
+    ``warnings`` (first), no warning about a hand stored.
     ``repeated``: the identical copies of a hand met again in the file that holds it (a
     history pasted twice), written once: counted apart from ``known``, so that the counts
     add up to the hands read. ``voided``: the hands already in the ledger that are voided
@@ -54,6 +57,7 @@ class ImportReport:
     skip_notes: int = 0
     written: list[tuple[str, int, int]] = field(default_factory=list)
     cut: int = 0
+    shared: int = 0
     unwritten: int = 0
     repeated: int = 0
     voided: int = 0
@@ -73,6 +77,7 @@ class ImportReport:
         self.outside += part.outside
         self.warnings.extend(part.warnings)
         self.cut += part.cut
+        self.shared += part.shared
         self.unwritten += part.unwritten
         self.repeated += part.repeated
         self.voided += part.voided
@@ -104,8 +109,9 @@ class ImportReport:
         if self.amended:
             text += (f"; {self.amended} stored hand(s) amended from this later export (its "
                      "corrections and voids appended as made: `history` names them)")
-        if len(self.warnings) > self.cut:
-            text += f"; {len(self.warnings) - self.cut} warning(s) about hands stored"
+        if len(self.warnings) > self.cut + self.shared:
+            text += (f"; {len(self.warnings) - self.cut - self.shared} warning(s) about hands "
+                     "stored")
         if self.cut:
             text += (f"; {self.cut} hand(s) cut at the log's start not written (a warning "
                      "names the lines)")
