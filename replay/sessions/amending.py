@@ -21,6 +21,7 @@ from replay.sessions.payments import paid_by, within_buy_ins, within_house, with
 from replay.sessions.seated_chips import (
     amended_between_hands,
     amended_start_warning,
+    entry_position,
     seated_with_bought,
 )
 from replay.sessions.state import Place, SessionState, alias_group, append_entry, open_state
@@ -294,8 +295,7 @@ def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int
     seating = []
     found = hands_seating(ledger, session, names)
     if found:  # a buy-in counts for the hands recorded after it only
-        (at,), = ledger.query("SELECT position FROM events WHERE stream = $1 AND seq = $2",
-                              [f"session:{session}", seq])
+        at = entry_position(ledger, session, seq)
         after = {h for (h,) in ledger.query(
             "SELECT hand_id FROM events WHERE list_contains($1, hand_id) GROUP BY hand_id"
             " HAVING min(position) > $2", [[h for h, *_ in found], at])}

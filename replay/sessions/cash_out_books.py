@@ -93,13 +93,10 @@ def cash_out_warning(ledger: Any, session: str, seq: int, player: str, shown: An
     session balance, which will name it), saying what they leave him and how to amend the
     entry; None when they agree or are not known (a hand whose payouts are unknown).
     ``shown`` names the player as the reads do."""
-    hands = _latest_hand(ledger, session, player)
-    checks = [] if hands is None else _cash_out_checks(ledger, session, hands)
-    if not checks:
+    off = _off_count(ledger, session, player)
+    if off is None:
         return None
-    _, c = checks[-1]
-    if c.expected is None or c.expected == c.actual or not c.seated:
-        return None
+    _, c = off
     return (f"warning: {shown(c.player)} cashes out {c.actual} chips, but the hands leave "
             f"{shown(c.player)} "
             f"{c.expected} ({c.actual - c.expected:+d}): a count that is wrong is amended "
@@ -115,19 +112,36 @@ def amended_cash_out_warning(ledger: Any, session: str, seq: int, player: str
     the audit's session balance, which will name it), naming that hand, the chips and the
     amount that agrees with them, as :func:`cash_out_warning` says of ``cashout``; None when
     they agree or are not known. The amendment stands: it is the host's statement."""
-    (at,), = ledger.query("SELECT position FROM events WHERE stream = $1 AND seq = $2",
-                          [f"session:{session}", seq])
-    hands = _latest_hand(ledger, session, player, before=at)
-    checks = [] if hands is None else _cash_out_checks(ledger, session, hands)
-    c = next((c for position, c in checks if position == at), None)
-    if c is None or c.expected is None or c.expected == c.actual or not c.seated:
+    from replay.sessions.seated_chips import entry_position
+
+    off = _off_count(ledger, session, player, entry_position(ledger, session, seq))
+    if off is None:
         return None
+    hands, c = off
     since = (f"{c.player}'s stack after hand {hands[0]} and the buy-ins since" if hands
              else f"{c.player}'s buy-ins")
     return (f"warning: entry {seq} (cash-out of {c.player}, {c.actual} chips): the hands "
             f"leave {c.player} {c.expected} ({c.actual - c.expected:+d}), {since}: a count "
             f"that is wrong is amended again (`handledger entry amend {session} {seq} {c.expected} "
             "--reason … --by …`); the audit's session balance will name it")
+
+
+def _off_count(ledger: Any, session: str, player: str, at: int | None = None
+               ) -> tuple[list[str], Any] | None:
+    """``(hands, check)`` when ``player``'s cash-out of ``session`` takes other than the
+    chips the hands leave him: ``hands`` his latest hand before it (:func:`_latest_hand`; a
+    list of one, or empty) and ``check`` its cash-out check; the cash-out at ledger position
+    ``at``, or the session's latest (None). None when they agree, he sits in no hand, or his
+    stack is not known."""
+    hands = _latest_hand(ledger, session, player, before=at)
+    checks = [] if hands is None else _cash_out_checks(ledger, session, hands)
+    if at is None:
+        c = checks[-1][1] if checks else None
+    else:
+        c = next((c for position, c in checks if position == at), None)
+    if c is None or c.expected is None or c.expected == c.actual or not c.seated:
+        return None
+    return hands or [], c
 
 
 def over_cashed(ledger: Any, session: str) -> list[OverCashed]:

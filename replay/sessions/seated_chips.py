@@ -43,7 +43,7 @@ def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
             started it with and those the books would give him.
     """
     entry = state.entries[seq]
-    at = _position(ledger, session, seq)
+    at = entry_position(ledger, session, seq)
     after, before = _hands_around(ledger, session, entry.player, at)
     if after is None:
         return
@@ -73,7 +73,7 @@ def unbought_again(ledger: Any, session: str, state: SessionState, seq: int, han
     chips (``"hand x1 seats Ann with 150 chips, and Ann's buy-ins there would come to 100:
     it would start Ann with 50 chips nobody bought"``); None otherwise (RULES.md §1.1)."""
     entry = state.entries[seq]
-    at = _position(ledger, session, seq)
+    at = entry_position(ledger, session, seq)
     after, before = _hands_around(ledger, session, entry.player, at, counting=(hand, replayed))
     if after is None or after[0] != hand:
         return None
@@ -93,7 +93,7 @@ def amended_start_warning(ledger: Any, session: str, seq: int, amended: Any) -> 
     the audit's ``stack_continuity`` will name it. None when they agree, no hand after it
     seats him, or his stack is not known (a hand before it recorded no payouts). The
     amendment stands: it is the host's statement."""
-    at = _position(ledger, session, seq)
+    at = entry_position(ledger, session, seq)
     after, before = _hands_around(ledger, session, amended.player, at)
     if after is None:
         return None
@@ -178,8 +178,8 @@ def _chips(count: int) -> str:
     return f"{count} chip{'' if count == 1 else 's'}"
 
 
-def _position(ledger: Any, session: str, seq: int) -> int:
-    """The ledger position of the row at ``seq`` of ``session``'s stream."""
+def entry_position(ledger: Any, session: str, seq: int) -> int:
+    """The ledger position of the row at ``seq`` of ``session``'s stream (a book entry)."""
     return ledger.query("SELECT position FROM events WHERE stream = $1 AND seq = $2",
                         [f"session:{session}", seq])[0][0]
 
