@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SHARED
+from tests.conftest import DATA, SHARED
 from tests.copies import copy_ledger
+from tests.test_host_mistakes import _edited
 from tests.test_live_table import events, one_shot
 
 PN = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
@@ -400,6 +401,153 @@ def test_a_longer_export_of_the_game_in_the_session_gives_no_warning(tmp_path: P
     assert one_shot(db, "import", str(PN), "--session", "friday") == (
         0, "imported 3 hand(s) (39 events) from 1 file(s); 1 already in the ledger; 0 rejected\n",
         "")
+
+
+#: The four hands of the first charlestudor log imported with ``--session club-w1``.
+W1 = [f"pn-club-w1-{n}-{t}" for n, t in (
+    (1, 164210353199300), (2, 164210354621900), (3, 164210356587500), (4, 164210359269400))]
+#: What the second charlestudor log's import prints: its four hands, no other line.
+PN2_IN = ("imported 4 hand(s) (82 events) from 1 file(s); 0 already in the ledger; "
+          "0 rejected\n")
+#: The end of the warning of a PokerNow game imported into session S holding another one.
+MISTAKE = ("if that is a mistake, this ledger cannot move the game to another session "
+           "(`session void {s}` takes both games back, and the log is refused under another "
+           "session then): import each log into a new ledger with its own --session "
+           "(`handledger --db NEW import --session S FILE`) before anything else is recorded "
+           "here\n")
+
+
+@pytest.fixture(scope="module")
+def club_w1(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The first charlestudor log imported with ``--session club-w1``, once for the module;
+    copy it to change it."""
+    db = tmp_path_factory.mktemp("club-w1") / "t.duckdb"
+    assert one_shot(db, "import", str(PN), "--session", "club-w1")[0] == 0
+    return db
+
+
+@pytest.mark.parametrize("take_back", [
+    [("session", "void", "club-w1")],
+    [("void", hand) for hand in reversed(W1)]], ids=["session-void", "void-each-hand"])
+def test_a_game_whose_every_hand_is_voided_is_no_other_game_of_the_session(
+        tmp_path: Path, club_w1: Path, take_back: list[tuple[str, ...]]) -> None:
+    """The first game taken back, by ``session void`` or by voiding its four hands one by
+    one: the second log with ``--session club-w1`` then goes in with its summary alone."""
+    db = copy_ledger(club_w1, tmp_path / "t.duckdb")
+    for args in take_back:
+        assert one_shot(db, *args, "--reason", "wrong night", "--by", "host")[0] == 0
+    assert one_shot(db, "import", str(PN2), "--session", "club-w1") == (0, PN2_IN, "")
+
+
+def test_a_game_with_a_hand_not_voided_is_still_said_by_that_hand(
+        tmp_path: Path, club_w1: Path) -> None:
+    """Hand #1 of the first game voided, hands #2-#4 not: the second log's warning names the
+    first hand not voided. Its void undone (`undo` appends a correction), hand #1 counts
+    again: a third game's log names it as the first hand."""
+    db = copy_ledger(club_w1, tmp_path / "t.duckdb")
+    assert one_shot(db, "void", W1[0], "--reason", "misdeal", "--by", "host")[0] == 0
+    assert one_shot(db, "import", str(PN2), "--session", "club-w1") == (0, PN2_IN, (
+        f"warning: {PN2}: this PokerNow game goes into session club-w1, which holds another "
+        f"PokerNow game already (its first hand not voided, {W1[1]}, from "
+        "charlestudor_Input_Log_001.csv): both games' buy-ins and hands count in club-w1's "
+        "books; " + MISTAKE.format(s="club-w1")))
+    assert one_shot(db, "undo", W1[0], "--reason", "not a misdeal", "--by", "host")[0] == 0
+    assert one_shot(db, "import", str(VK), "--session", "club-w1")[::2] == (0, (
+        f"warning: {VK}: this PokerNow game goes into session club-w1, which holds another "
+        f"PokerNow game already (its first hand {W1[0]}, from "
+        "charlestudor_Input_Log_001.csv): both games' buy-ins and hands count in club-w1's "
+        "books; " + MISTAKE.format(s="club-w1")))
+
+
+def test_two_games_saved_under_one_file_name_land_in_one_session_and_say_why(
+        tmp_path: Path) -> None:
+    """Without ``--session`` a log goes to the session its file's name gives it (``night``
+    for ``night.csv``): the two charlestudor games saved as ``night.csv`` in two folders land
+    in one session, and the second's warning says so (the name came from the file, the other
+    game's log had the same name). Under their own file names they land in two sessions and
+    nothing is said."""
+    db = tmp_path / "t.duckdb"
+    first, second = (tmp_path / folder / "night.csv" for folder in ("mon", "tue"))
+    for log, path in ((PN, first), (PN2, second)):
+        path.parent.mkdir()
+        path.write_bytes(log.read_bytes())
+    assert one_shot(db, "import", str(first))[::2] == (0, "")
+    assert one_shot(db, "import", str(second)) == (0, PN2_IN, (
+        f"warning: {second}: this PokerNow game goes into session night, the session its "
+        "file's name gives it (no --session given), which holds another PokerNow game "
+        "already (its first hand pn-night-1-164210353199300, from night.csv, a log of the "
+        "same file name): both games' buy-ins and hands count in night's books; "
+        + MISTAKE.format(s="night")))
+    listed = json.loads(one_shot(db, "session", "list", "--json")[1])["sessions"]
+    assert [(s["session"], s["hands"], s["buy_ins"]) for s in listed] == [("night", 8, 7)]
+    apart = tmp_path / "apart.duckdb"
+    assert one_shot(apart, "import", str(PN))[::2] == (0, "")
+    assert one_shot(apart, "import", str(PN2)) == (  # its own session: its opening too
+        0, "imported 4 hand(s) (83 events) from 1 file(s); 0 already in the ledger; "
+           "0 rejected\n", "")
+    listed = json.loads(one_shot(apart, "session", "list", "--json")[1])["sessions"]
+    assert [(s["session"], s["hands"]) for s in listed] == [
+        ("charlestudor_Input_Log_001", 4), ("charlestudor_Input_Log_002", 4)]
+
+
+def test_json_lines_and_phh_hands_into_the_session_get_no_such_warning(
+        tmp_path: Path, club_w1: Path) -> None:
+    """The second game's four hands exported as JSON lines (PokerNow hands, no book) and a
+    PHH hand, each imported with ``--session club-w1``: only the warning every such hand
+    gets (its players bought nothing in club-w1), never the PokerNow game's one."""
+    other = tmp_path / "other.duckdb"
+    assert one_shot(other, "import", str(PN2), "--session", "club-w1")[0] == 0
+    hands = sorted({e[2] for e in events(other) if e[5] == "hand_started"})
+    jsonl = tmp_path / "g2.jsonl"
+    assert one_shot(other, "export", *hands, "-o", str(jsonl))[0] == 0
+    db = copy_ledger(club_w1, tmp_path / "t.duckdb")
+    assert one_shot(db, "import", str(jsonl), "--session", "club-w1") == (
+        0, "imported 4 hand(s) (64 events) from 1 file(s); 0 already in the ledger; "
+           "0 rejected; 1 warning(s) about hands stored\n",
+        f"warning: {jsonl}:1: hand pn-club-w1-1-164267577749500: CzMp1GAawT, 6OQxLdU_ZO, "
+        "YJJJbgIQrB have no buy-in in session club-w1: settle would bill chips nobody bought "
+        "(RULES.md §1.1; `hand start` refuses such a seat) (stored; the audit reports it)\n")
+    phh = DATA / "hands" / "plo-three-way.phh"
+    assert one_shot(db, "import", str(phh), "--session", "club-w1") == (
+        0, "imported 1 hand(s) (26 events) from 1 file(s); 0 already in the ledger; "
+           "0 rejected; 1 warning(s) about hands stored\n",
+        f"warning: {phh}:1: hand phh-e90348620d79: Ona, Pia, Quin have no buy-in in session "
+        "club-w1: settle would bill chips nobody bought (RULES.md §1.1; `hand start` refuses "
+        "such a seat) (stored; the audit reports it)\n")
+
+
+def test_strict_takes_the_second_game_with_its_warning(tmp_path: Path, club_w1: Path) -> None:
+    """``--strict`` refuses a file with a bad hand, never one for a warning (README): the
+    second game goes in as without it, exit 0, the warning said. Its log with a card that is
+    none (hand #3's ``Your hand is``, line 29) is refused whole under ``--strict``: the
+    refusal alone, no warning about a game that did not go in, nothing written. Without
+    ``--strict`` hands #1 and #2 go in (#3 and #4, which follows it, refused), and so the
+    warning is said after the refusals."""
+    db = copy_ledger(club_w1, tmp_path / "t.duckdb")
+    shared = (" this PokerNow game goes into session club-w1, which holds another PokerNow "
+              "game already (its first hand pn-club-w1-1-164210353199300, from "
+              "charlestudor_Input_Log_001.csv): both games' buy-ins and hands count in "
+              "club-w1's books; " + MISTAKE.format(s="club-w1"))
+    assert one_shot(db, "import", "--strict", str(PN2), "--session", "club-w1") == (
+        0, PN2_IN, f"warning: {PN2}:{shared}")
+    bad = _edited(tmp_path, 29, "Your hand is K♦, 9♥", "Your hand is K♦, 9X", source=PN2)
+    refused = (f"error: {bad}:29, hand pn-club-w1-3-164267588246201, action 'Your hand is K♦, "
+               "9X': ' 9X' is not a card")
+    db = copy_ledger(club_w1, tmp_path / "bad.duckdb")
+    before = events(db)
+    assert one_shot(db, "import", "--strict", str(bad), "--session", "club-w1") == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 2 rejected; "
+           "2 other hand(s) not written, their file refused\n",
+        f"{refused} (and 1 more error(s) in the file); --strict: nothing of this file was "
+        "written\n")
+    assert events(db) == before
+    assert one_shot(db, "import", str(bad), "--session", "club-w1") == (
+        2, "imported 2 hand(s) (51 events) from 1 file(s); 0 already in the ledger; "
+           "2 rejected\n",
+        f"{refused}\nerror: {bad}:16, hand pn-club-w1-4-164267592456700: hand #4 follows the "
+        "refused hand #3 in the log and is not written, nor the session lines after it (the "
+        "stacks carry from hand to hand): fix the log and import it again\n"
+        f"warning: {bad}:{shared}")
 
 
 def test_an_export_of_no_hand_under_session_friday_takes_the_whole_log(

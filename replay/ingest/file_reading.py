@@ -36,7 +36,11 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     that session's chips (:func:`replay.ingest.pnunits.into_sessions`). ``closed``: session
     rows may change the books of a session the ledger has closed, a cash-out or an amendment
     (:func:`_without_stored_entries`, :func:`replay.ingest.pokernow.refuse_closed_game`).
-    ``read``: ``importer.read(path, session=session)`` made already (not made again).
+    ``read``: ``importer.read(path, session=session)`` made already (not made again). A
+    PokerNow game the ledger does not hold gets in ``extra["shared"]`` the warning that its
+    session holds another PokerNow game already, or None
+    (:func:`replay.ingest.pnshared.shared_session_warning`, given the answer of
+    :func:`game_session` asked here, not asked again).
 
     Raises:
         OSError: the file cannot be read; MalformedInput: the game is in the ledger under
@@ -66,9 +70,13 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         if stored is not None:
             check_game_unit(ledger, read, stored)
         elif importer.name == "pokernow":  # some of its hands stored by a cut export
+            from replay.ingest.pnshared import shared_session_warning
             from replay.ingest.pnsplit import refuse_split_game
 
             refuse_split_game(ledger, read)
+            # a new game: said if its session holds another PokerNow game
+            read.extra["shared"] = shared_session_warning(ledger, read,
+                                                          named=session is not None)
     if importer.name == "jsonl":
         check_closing_line(read)  # a file cut short or pasted together: refused whole
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book

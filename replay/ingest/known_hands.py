@@ -62,7 +62,12 @@ def stored_outside(ledger: Any, skipped: list[Batch]) -> int:
 
 
 def voided_among(ledger: Any, hands: Iterable[str]) -> int:
-    """How many of the stored ``hands`` are voided (their streams as folded, corrections
+    """How many of the stored ``hands`` are voided (:func:`voided_of`)."""
+    return len(voided_of(ledger, hands))
+
+
+def voided_of(ledger: Any, hands: Iterable[str]) -> set[str]:
+    """Those of the stored ``hands`` that are voided (their streams as folded, corrections
     and undos applied: an undone void is not one). Only a hand with a ``hand_voided`` row
     is folded."""
     from ledger.store.streams import load_hand
@@ -70,11 +75,11 @@ def voided_among(ledger: Any, hands: Iterable[str]) -> int:
 
     hands = list(hands)
     if not hands:
-        return 0
+        return set()
     rows = ledger.query("SELECT DISTINCT hand_id FROM events WHERE type = 'hand_voided'"
                         " AND hand_id IN (SELECT UNNEST(?))", [hands])
-    return sum(fold_stream(load_hand(ledger, hand)[0])[0].status == "voided"
-               for hand, in rows)
+    return {hand for hand, in rows
+            if fold_stream(load_hand(ledger, hand)[0])[0].status == "voided"}
 
 
 def stored_elsewhere(ledger: Any, batches: Sequence[Batch], books: Sequence[str], *,

@@ -46,7 +46,7 @@ from ledger.store.proven import prove_before_writing
 from replay.ingest.amendment_rules import check_amendments
 from replay.ingest.file_reading import read_file
 from replay.ingest.hand_checks import check_items, invalid_value
-from replay.ingest.pnshared import said_first, shared_session_warning
+from replay.ingest.pnshared import said_first
 from replay.ingest.registry import find_importer, formats, not_text
 from replay.ingest.report import ImportReport
 from replay.ingest.session_option import check_session_first, check_session_option
@@ -302,8 +302,6 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
                                       tables=made))
             return
         read = read_file(ledger, path, importer, session=session, closed=closed, read=read)
-        # another PokerNow game in its session: said if the file goes in
-        shared = shared_session_warning(ledger, read, game=importer.name == "pokernow")
         from replay.ingest.pokernow import held_after_refused
 
         report.known += held_after_refused(ledger, read)  # a log's hands after a refused one
@@ -325,7 +323,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         part = write_file(ledger, path, batches, errors, strict=strict, states=states,
                           tables=made, game=importer.name == "pokernow", closed=closed,
                           in_order=importer.name == "jsonl")
-        said_first(part, shared)
+        said_first(part, read.extra.get("shared"))  # another PokerNow game in its session
         cut = read.extra.get("cut", [])  # a log that begins inside a hand: one warning
         part.warnings.extend(cut)
         part.cut = len(cut)

@@ -4,47 +4,62 @@ Two games in one session may be meant (two tables of one evening), so the import
 refused; but it is said at once, in one ``warning:`` line (:func:`shared_session_warning`):
 both games' buy-ins and hands count in the one session's books (RULES.md §1.1), and the
 ledger cannot move a game to another session afterwards (README, ``session void``: the voided
-game stays known, so its log is refused under another session).
+game stays known, so its log is refused under another session). A game whose every hand in
+the session is voided (``session void``, ``void``) counts no hand there: nothing to say. Two
+logs of one file name imported without ``--session`` land in one session, named after that
+file name (:func:`ledger.formats.pokernow.log.default_session`): the line says so.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from ledger.formats.reading import FileRead, HandEvents
 from replay.ingest.report import ImportReport
 
 
-def shared_session_warning(ledger: Any, read: FileRead, *, game: bool = True) -> str | None:
-    """The warning line (without ``warning:``) of the PokerNow log ``read``, as read for its
-    import (``read.session`` the session it goes to), when that session holds hands of
-    another PokerNow game: the game of ``read`` is not in the ledger
-    (:func:`replay.ingest.file_reading.game_session`), and a hand of the session read from a
-    PokerNow log is none of the file's. The line names the file (as given), the session, the
-    other game's first hand (and its file as its source recorded it), what it means and what
-    to do if it was a mistake. None otherwise: a re-import of the same game, a longer export
-    of it, a first import, a session of JSON-lines or PHH hands only, and a file that is no
-    PokerNow log (not ``game``: JSON lines, PHH). Reads only."""
-    from replay.ingest.file_reading import game_session
-
+def shared_session_warning(ledger: Any, read: FileRead, *, named: bool) -> str | None:
+    """The warning line (without ``warning:``) of the PokerNow log ``read`` of a game the
+    ledger does not hold (:func:`replay.ingest.file_reading.game_session` found none: its
+    caller, :func:`replay.ingest.file_reading.read_file`, asked once), as read for its
+    import (``read.session`` the session it goes to), when that session holds a hand, not
+    voided, of another PokerNow game (a hand read from a PokerNow log, none of the file's).
+    ``named``: the session was given (``import --session``); else it is the one the file's
+    name gives the log (:func:`ledger.formats.pokernow.log.default_session`), which the line
+    says, and that the other game's log had the same file name when it had. The line names
+    the file (as given), the session, the other game's first hand not voided (and its file
+    as its source recorded it), what it means and what to do if it was a mistake. None
+    otherwise: a first import, a session whose other PokerNow hands are all voided, a
+    session of JSON-lines or PHH hands only. Reads only."""
     session = read.session
-    if not game or session is None or game_session(ledger, read) is not None:
+    if session is None:
         return None
     mine = [i.source_key for i in read.items if isinstance(i, HandEvents)]
     rows = ledger.query(
         "SELECT hand_id, CAST(payload->'source' AS VARCHAR) FROM events"
         " WHERE session = $1 AND seq = 1 AND hand_id IS NOT NULL"
         " AND starts_with(source_key, 'pokernow:')"
-        " AND source_key NOT IN (SELECT UNNEST($2)) ORDER BY position LIMIT 1",
+        " AND source_key NOT IN (SELECT UNNEST($2)) ORDER BY position",
         [session, mine])
-    if not rows:
+    from replay.ingest.known_hands import voided_of
+
+    voided = voided_of(ledger, [hand for hand, _ in rows])
+    standing = [(k, hand, source) for k, (hand, source) in enumerate(rows)
+                if hand not in voided]
+    if not standing:
         return None
-    hand, source = rows[0]
+    k, hand, source = standing[0]
     file = json.loads(source or "{}").get("file")
-    other = f"its first hand {hand}" + (f", from {file}" if file else "")
+    other = f"its first hand {hand}" if k == 0 else f"its first hand not voided, {hand}"
+    if file:
+        same = not named and file == Path(read.file).name
+        other += f", from {file}" + (", a log of the same file name" if same else "")
+    goes = (f"session {session}," if named else
+            f"session {session}, the session its file's name gives it (no --session given),")
     return (
-        f"{read.file}: this PokerNow game goes into session {session}, which holds another "
+        f"{read.file}: this PokerNow game goes into {goes} which holds another "
         f"PokerNow game already ({other}): both games' buy-ins and hands count in "
         f"{session}'s books; if that is a mistake, this ledger cannot move the game to "
         f"another session (`session void {session}` takes both games back, and the log is "
