@@ -189,6 +189,47 @@ def test_two_players_of_one_name_stay_apart(tmp_path: Path) -> None:
         "TA (+3)", f"{ann_y} (+1)", f"{ann_b} (-4)"))
 
 
+def test_stack_continuity_names_a_player_as_every_finding_does(tmp_path: Path) -> None:
+    """The audit's findings all name a PokerNow player by the one label (his name, ``name
+    (id)`` once two ids share it), the JSON keeping his id as ``player`` and the label as
+    ``name``. The first charlestudor log with Qapurjsa9 (BfS83Cedu3) renamed Anvjfbmj2, the
+    name of ydk9sgEWl2 too, and his stack in hand #4's stacks line (line 10) 106, not the
+    96 hand #3 left him; then cashed out with 50: stack_continuity and session_balance name
+    him alike, ``Anvjfbmj2 (BfS83Cedu3)``, as the import's warning does."""
+    rows = LOG1.read_text(encoding="utf-8-sig").split("\n")
+    assert '""Qapurjsa9 @ BfS83Cedu3"" (96)' in rows[9]
+    rows[9] = rows[9].replace("(96)", "(106)")
+    log = tmp_path / LOG1.name
+    log.write_text("\n".join(rows).replace("Qapurjsa9 @ BfS83Cedu3", "Anvjfbmj2 @ BfS83Cedu3"),
+                   encoding="utf-8")
+    db = tmp_path / "dup.duckdb"
+    session, ann_b = "charlestudor_Input_Log_001", "Anvjfbmj2 (BfS83Cedu3)"
+    hand3, hand4 = (f"pn-{session}-3-164210356587500", f"pn-{session}-4-164210359269400")
+    assert one_shot(db, "import", str(log))[::2] == (0, (
+        f"warning: {log}:10: hand {hand4}: {ann_b} starts with 106 but had 96 after the "
+        "previous hand and the session lines (stored; the audit reports it)\n"))
+    assert one_shot(db, "cashout", session, "BfS83Cedu3", "50")[:2] == (
+        0, f"{session}: {ann_b} cashed out 50 chips (entry 11)\n")
+    stack = (f"hand {hand4}: {ann_b} starts with 106 but {ann_b} left hand {hand3} with 96 "
+             "and bought nothing: expected 96 (+10)")
+    balance = (f"session {session}: {ann_b} cashed out 50 chips but the hands leave {ann_b} "
+               "106 (-56)")
+    assert one_shot(db, "audit") == (1, (
+        f"stack_continuity: {stack} [session {session}, hand {hand4}, player {ann_b}; "
+        "expected 96, actual 106]\n"
+        f"session_balance: {balance} [session {session}, player {ann_b}; expected 106, "
+        "actual 50]\n"
+        "audit: 2 discrepancies in 4 hand(s) in 1 session(s) (stack_continuity 1, "
+        "session_balance 1)\n"), "")
+    assert _json(db, "audit", "--json") == (1, {"discrepancies": [
+        {"kind": "stack_continuity", "session": session, "hand": hand4,
+         "player": "BfS83Cedu3", "name": ann_b, "expected": 96, "actual": 106,
+         "message": stack},
+        {"kind": "session_balance", "session": session, "hand": None,
+         "player": "BfS83Cedu3", "name": ann_b, "expected": 106, "actual": 50,
+         "message": balance}]})
+
+
 def test_a_host_alias_is_the_name_everywhere(db: Path) -> None:
     """`player alias Marty HXN7RGKNLI` (Mdeyxwb, who owes 263 cents of the run-it-twice
     excerpt): the books know him as Marty, and so do settle, replay and the audit."""
