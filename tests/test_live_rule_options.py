@@ -283,6 +283,55 @@ def test_a_low_half_option_no_pot_of_the_hand_reads_is_refused(
     assert not db.exists()
 
 
+# Two no-limit hold'em hands of a PHH file: Bob folds his small blind to Ann's big blind in
+# each; the second's _split (line 20) sets a low key, which no pot of hold'em reads.
+TWO_PHH = """[1]
+variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'p2 f']
+players = ['Ann', 'Bob']
+hand = 1
+
+[2]
+variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [101, 99]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'p2 f']
+players = ['Ann', 'Bob']
+hand = 2
+_split = { low_qualifier = 'none' }
+"""
+
+
+def test_an_import_refuses_the_low_half_option_hand_start_refuses(tmp_path: Path) -> None:
+    """The same rule as ``hand start``'s above, said of the file's ``_split`` line: hand 2 is
+    refused in one line, exit 2, none of its events written; hand 1 goes in."""
+    db, path = tmp_path / "d.duckdb", tmp_path / "two.phhs"
+    path.write_text(TWO_PHH)
+    assert handledger(db, "import", str(path)) == (
+        2, "imported 1 hand(s) (7 events) from 1 file(s); 0 already in the ledger; "
+        "1 rejected\n",
+        f"error: {path}:20, hand two-2: [2] _split.low_qualifier splits a cards-speak "
+        "high-low pot (RULES.md §2), and NT has no low half: leave it out\n")
+    assert handledger(db, "history", "two-2") == (
+        2, "", f"error: hand two-2: ledger {db} holds no such hand\n")
+    assert _options(db, "two-1")["split"] == {
+        "odd_chip_between_halves": "high", "odd_chip_tie_order": "left_of_button",
+        "low_method": "A-5", "low_qualifier": "8_or_better"}
+    high_low = TWO_PHH.replace("'NT'", "'PO/8'").replace("AsKs'", "AsKs2c3d'").replace(
+        "QhQd'", "QhQd4c5d'")
+    path.write_text(high_low)
+    assert handledger(tmp_path / "h.duckdb", "import", str(path))[:2] == (
+        0, "imported 2 hand(s) (14 events) from 1 file(s); 0 already in the ledger; "
+        "0 rejected\n")
+    assert _options(tmp_path / "h.duckdb", "two-2")["split"]["low_qualifier"] == "none"  # type: ignore[index]
+
+
 def test_a_declare_hand_takes_the_odd_chip_order(tmp_path: Path) -> None:
     """The odd chip among tied hands is the split's in a declare hand too (RULES.md §3.10):
     stored beside the declare options."""
