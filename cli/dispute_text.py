@@ -292,8 +292,11 @@ def _json(detail: dict[str, Any]) -> str:
 
 
 def history_text(data: dict[str, Any]) -> str:
-    """A hand's original events, then every correction and void with its changes."""
-    from replay.hand_history import change_brief
+    """A hand's original events, its ``hand_started`` followed by the rule options it sets
+    other than its game's defaults (``rule options: reopen_rule=half_bet; split …; declare
+    …``, :func:`replay.hand_history.options_brief`), then every correction and void with its
+    changes."""
+    from replay.hand_history import change_brief, options_brief
 
     lines = [f"hand {data['hand']}: {len(data['events'])} original event(s)"]
     first = data["events"][0]["event"] if data["events"] else {}
@@ -303,6 +306,8 @@ def history_text(data: dict[str, Any]) -> str:
                   if k not in ("source", "options", "unit", "stakes", "seats")}
         lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
                      f"{item['type']} {_json(detail)}")
+        if item["type"] == "hand_started" and (rules := options_brief(item["event"])):
+            lines.append(f"        rule options: {rules}")
     if not data["amendments"]:
         lines.append("no corrections or voids")
     for item in data["amendments"]:

@@ -103,6 +103,47 @@ def change_brief(data: dict[str, Any], decimals: int = 0) -> str:
     return brief(ev.parse_event(data), decimals)
 
 
+def options_brief(started: dict[str, Any]) -> str | None:
+    """``reopen_rule=half_bet; split odd_chip_tie_order=card_by_suit; declare method=in_turn,
+    swing_ties=allowed`` — the rule options (RULES.md §5) a ``hand_started``, given as its
+    JSON (``game``, ``options``: an event of :func:`history`), sets other than its game's
+    defaults: the reopen rule (RULES.md §1.7), the split options (RULES.md §2: the odd-chip
+    order against the game's own, stud's ``card_by_suit``; ``smallest_chip`` in the hand's
+    chips) and a declare hand's options (RULES.md §3), ``method`` always, then those other
+    than their defaults; None when it sets none.
+
+    Raises:
+        UnknownGame: ``game`` names no game (a stored hand's always does).
+        pydantic.ValidationError: ``options`` are no rule options.
+    """
+    from engine.games import game
+
+    g = game(started["game"])
+    options = ev.RuleOptions.model_validate(started.get("options") or {})
+    parts = []
+    if options.reopen_rule not in (None, g.default_reopen_rule):
+        parts.append(f"reopen_rule={options.reopen_rule}")
+    split = _set(options.split, ev.SplitOptions(odd_chip_tie_order=g.tie_order))  # type: ignore[arg-type]
+    if split:
+        parts.append(f"split {','.join(split)}")
+    if options.declare is not None:
+        declare = [f"method={options.declare.method}", *(
+            k for k in _set(options.declare, ev.DeclareOptions()) if not k.startswith("method="))]
+        parts.append(f"declare {','.join(declare)}")
+    return "; ".join(parts) or None
+
+
+def _set(options: Any, defaults: Any) -> list[str]:
+    """``KEY=VALUE`` of each option of ``options`` (a model) other than in ``defaults``."""
+    these, those = options.model_dump(mode="json"), defaults.model_dump(mode="json")
+    return [f"{k}={_value(v)}" for k, v in these.items() if those.get(k) != v]
+
+
+def _value(value: Any) -> str:
+    """An option's value as ``--split-options`` types it: ``true``, ``A-5``."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 #: The fields of a hand's events that count its chips (a bet's ``to``, a blind's or a
 #: payout's ``amount``, a seat change's ``stack``), written by :func:`brief` in the hand's unit.
 _CHIP_FIELDS = frozenset({"to", "amount", "stack"})

@@ -262,25 +262,37 @@ def test_a_files_amendment_before_the_hand_that_seats_him_is_refused(
         assert ledger.query("SELECT count(*) FROM events") == [(0,)]
 
 
-@pytest.mark.parametrize(("extra", "bob_bought"), [
-    ([_fix_row(4, 3, 40), _bob_buys(5, 60, "rebuy")], 100),
-    ([_fix_row(4, 3, 40), _fix_row(5, 3, 100)], 100),
-    ([_fix_row(4, 3, None), _bob_buys(5, 100, "buy_in")], 100),
-    ([_fix_row(4, 3, 150)], 150),
+#: The warning of line 4 raising Bob's buy-in to 150, `entry amend s 3 150`'s own
+RAISED = ("{path}:4, session s: entry 3 (buy-in of Bob, 150 chips): hand x1 seats Bob with "
+          "100 chips, but Bob's buy-ins there come to 150: expected 150 (-50); the books no "
+          "longer follow the hands' stacks, and the audit's stack_continuity will name it; a "
+          "wrong amount is amended again (`handledger entry amend s 3 100 --reason … --by …`)")
+
+
+@pytest.mark.parametrize(("extra", "bob_bought", "warned"), [
+    ([_fix_row(4, 3, 40), _bob_buys(5, 60, "rebuy")], 100, None),
+    ([_fix_row(4, 3, 40), _fix_row(5, 3, 100)], 100, None),
+    ([_fix_row(4, 3, None), _bob_buys(5, 100, "buy_in")], 100, None),
+    ([_fix_row(4, 3, 150)], 150, RAISED),
 ], ids=["rebuy-before-x1", "amended-again", "retracted-and-bought", "raised"])
 def test_a_files_amendment_the_hand_after_it_follows_goes_in(
-        night: Path, tmp_path: Path, extra: list[str], bob_bought: int) -> None:
+        night: Path, tmp_path: Path, extra: list[str], bob_bought: int,
+        warned: str | None) -> None:
     """Rows before x1 that leave Bob the 100 chips x1 seats him with (or more) as the books
     read them at x1's start: his buy-in lowered to 40 then a rebuy of 60 or amended back to
     100, retracted then bought in again for 100, raised to 150 (x1 seats him
-    with less than he bought: the audit's to name): each goes in, with --jobs 1 and 2, and
-    the books count Bob's buy-ins as the rows leave them."""
+    with less than he bought: the audit's to name, and warned of as `entry amend` warns of
+    it): each goes in, with --jobs 1 and 2, and the books count Bob's buy-ins as the rows
+    leave them."""
     path = _before_x1(night, tmp_path, "ok.jsonl", *extra)
+    summary = f"imported 1 hand(s) ({12 + 3 + len(extra)} events) from 1 file(s); 0 already " \
+              "in the ledger; 0 rejected"
+    said = (summary + "\n", "") if warned is None else (
+        summary + "; 1 book entry amended off the hands' stacks (a warning each)\n",
+        f"warning: {warned.format(path=path)}\n")
     for jobs in ("1", "2"):
         db = tmp_path / f"ok{jobs}.duckdb"
-        assert cli(db, "import", str(path), "--jobs", jobs) == (
-            0, f"imported 1 hand(s) ({12 + 3 + len(extra)} events) from 1 file(s); 0 already "
-               "in the ledger; 0 rejected\n", "")
+        assert cli(db, "import", str(path), "--jobs", jobs) == (0, *said)
         code, out, _ = cli(db, "balances", "--json")
         assert (code, [(p["name"], p["buy_in"], p["net"]) for p in json.loads(out)["players"]]
                 ) == (0, [("Ann", 100, 100), ("Bob", bob_bought, -100)])

@@ -209,3 +209,89 @@ def test_workers_leave_a_refused_amendment_to_one_process(
     assert report.errors == [
         f"{path}:6, session zz: its entry_corrected at seq 6 amends entry 4: its replacement's "
         f"player is 'Cy', the entry's 'Ann': {REPLACED}" + _held("amend")[:-1]]
+
+
+def _played(tmp_path: Path) -> tuple[Path, str]:
+    """Session zz: Ann buys 100 (entry 2), Bob 100 (entry 3); hand x1 seats both with 100,
+    Ann raises to 10 and Bob folds his big blind: Ann 102, Bob 98; Bob cashes out 98 (entry
+    4), Ann 102 (entry 5). The ledger and its JSON-lines export (13 lines)."""
+    db = tmp_path / "played.duckdb"
+    for args in (("session", "open", "zz"), ("buyin", "zz", "Ann", "100"),
+                 ("buyin", "zz", "Bob", "100"),
+                 ("hand", "start", "--session", "zz", "--hand", "x1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann"),
+                 *(("act", "x1", a) for a in ("d dh Ann ????", "d dh Bob ????", "Ann cbr 10",
+                                               "Bob f", "end")),
+                 ("cashout", "zz", "Bob", "98"), ("cashout", "zz", "Ann", "102")):
+        assert one_shot(db, *args)[0] == 0, args
+    export = tmp_path / "played.jsonl"
+    assert one_shot(db, "export", "--format", "jsonl", "-o", str(export))[0] == 0
+    text = export.read_text()
+    assert len(text.splitlines()) == 13
+    return db, text
+
+
+#: entry amend's warnings of Ann's buy-in raised to 150 (x1 seats her with 100) and Bob's
+#: cash-out lowered to 90 (x1 left him 98)
+ANN_150 = ("entry 2 (buy-in of Ann, 150 chips): hand x1 seats Ann with 100 chips, but Ann's "
+           "buy-ins there come to 150: expected 150 (-50); the books no longer follow the "
+           "hands' stacks, and the audit's stack_continuity will name it; a wrong amount is "
+           "amended again (`handledger entry amend zz 2 100 --reason … --by …`)")
+BOB_90 = ("entry 4 (cash-out of Bob, 90 chips): the hands leave Bob 98 (-8), Bob's stack after "
+          "hand x1 and the buy-ins since: a count that is wrong is amended again (`handledger "
+          "entry amend zz 4 98 --reason … --by …`); the audit's session balance will name it")
+
+
+def test_an_amendment_off_the_hands_stacks_goes_in_with_entry_amends_warning(
+        tmp_path: Path) -> None:
+    """The played night exported with two more rows, Ann's buy-in raised to 150 (line 14)
+    and Bob's cash-out lowered to 90 (line 15): valid corrections, so the file goes in (exit
+    0), each row with the warning `entry amend` gives of the same change, naming the file,
+    the line and the session; the audit then names the same start and balance."""
+    db, text = _played(tmp_path)
+    path = tmp_path / "amended.jsonl"
+    path.write_text(text + _fix(6, 2, {"type": "buy_in", "player": "Ann", "chips": 150})
+                    + _fix(7, 4, {"type": "cash_out", "player": "Bob", "chips": 90}))
+    fresh = tmp_path / "fresh.duckdb"
+    assert one_shot(fresh, "import", str(path)) == (
+        0, "imported 1 hand(s) (15 events) from 1 file(s); 0 already in the ledger; 0 rejected; "
+        "2 book entries amended off the hands' stacks (a warning each)\n",
+        f"warning: {path}:14, session zz: {ANN_150}\n"
+        f"warning: {path}:15, session zz: {BOB_90}\n")
+    assert one_shot(db, "entry", "amend", "zz", "2", "150", "--reason", "recount", "--by",
+                    "host") == (0, "zz: entry 2 (buy_in) amended\n", f"warning: {ANN_150}\n")
+    assert one_shot(db, "entry", "amend", "zz", "4", "90", "--reason", "recount", "--by",
+                    "host") == (0, "zz: entry 4 (cash_out) amended\n", f"warning: {BOB_90}\n")
+    audit = json.loads(one_shot(fresh, "audit", "--session", "zz", "--json")[1])
+    assert [(d["hand"], d["player"], d["expected"], d["actual"])
+            for d in audit["discrepancies"]] == [("x1", "Ann", 150, 100), (None, "Bob", 98, 90)]
+
+
+def test_an_amendment_amended_again_to_the_hands_stack_goes_in_unwarned(
+        tmp_path: Path) -> None:
+    """Ann's buy-in amended to 150 (line 14), then to 100 again (line 15), what x1 seats her
+    with; Bob's cash-out to 90, then to 98 again, what x1 left him: the books hold 100 and
+    98, no warning (neither first row rules anything); the audit is clean."""
+    _, text = _played(tmp_path)
+    path = tmp_path / "back.jsonl"
+    path.write_text(text + _fix(6, 2, {"type": "buy_in", "player": "Ann", "chips": 150})
+                    + _fix(7, 2, {"type": "buy_in", "player": "Ann", "chips": 100})
+                    + _fix(8, 4, {"type": "cash_out", "player": "Bob", "chips": 90})
+                    + _fix(9, 4, {"type": "cash_out", "player": "Bob", "chips": 98}))
+    db = tmp_path / "a.duckdb"
+    assert one_shot(db, "import", str(path)) == (
+        0, "imported 1 hand(s) (17 events) from 1 file(s); 0 already in the ledger; "
+        "0 rejected\n", "")
+    assert one_shot(db, "audit", "--session", "zz")[0] == 0
+
+
+def test_workers_leave_an_amendment_warned_of_to_one_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file of Bob's cash-out lowered to 90, read by worker processes in parts: they
+    give it back, and the one-process import writes it with its warning."""
+    _, text = _played(tmp_path)
+    path = tmp_path / "amended.jsonl"
+    path.write_text(text + _fix(6, 4, {"type": "cash_out", "player": "Bob", "chips": 90}))
+    report, results = import_by_workers(monkeypatch, path, tmp_path / "l.duckdb", 200)
+    assert results == [None]
+    assert (report.errors, report.warnings) == ([], [f"{path}:14, session zz: {BOB_90}"])

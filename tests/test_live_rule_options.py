@@ -283,6 +283,94 @@ def test_a_low_half_option_no_pot_of_the_hand_reads_is_refused(
     assert not db.exists()
 
 
+# Two no-limit hold'em hands of a PHH file: Bob folds his small blind to Ann's big blind in
+# each; the second's _split (line 20) sets a low key, which no pot of hold'em reads.
+TWO_PHH = """[1]
+variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'p2 f']
+players = ['Ann', 'Bob']
+hand = 1
+
+[2]
+variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [101, 99]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'p2 f']
+players = ['Ann', 'Bob']
+hand = 2
+_split = { low_qualifier = 'none' }
+"""
+
+
+def test_an_import_refuses_the_low_half_option_hand_start_refuses(tmp_path: Path) -> None:
+    """The same rule as ``hand start``'s above, said of the file's ``_split`` line: hand 2 is
+    refused in one line, exit 2, none of its events written; hand 1 goes in."""
+    db, path = tmp_path / "d.duckdb", tmp_path / "two.phhs"
+    path.write_text(TWO_PHH)
+    assert handledger(db, "import", str(path)) == (
+        2, "imported 1 hand(s) (7 events) from 1 file(s); 0 already in the ledger; "
+        "1 rejected\n",
+        f"error: {path}:20, hand two-2: [2] _split.low_qualifier splits a cards-speak "
+        "high-low pot (RULES.md §2), and NT has no low half: leave it out\n")
+    assert handledger(db, "history", "two-2") == (
+        2, "", f"error: hand two-2: ledger {db} holds no such hand\n")
+    assert _options(db, "two-1")["split"] == {
+        "odd_chip_between_halves": "high", "odd_chip_tie_order": "left_of_button",
+        "low_method": "A-5", "low_qualifier": "8_or_better"}
+    high_low = TWO_PHH.replace("'NT'", "'PO/8'").replace("AsKs'", "AsKs2c3d'").replace(
+        "QhQd'", "QhQd4c5d'")
+    path.write_text(high_low)
+    assert handledger(tmp_path / "h.duckdb", "import", str(path))[:2] == (
+        0, "imported 2 hand(s) (14 events) from 1 file(s); 0 already in the ledger; "
+        "0 rejected\n")
+    assert _options(tmp_path / "h.duckdb", "two-2")["split"]["low_qualifier"] == "none"  # type: ignore[index]
+
+
+STUD = ("--game", "F7S", "--antes", "1", "--bring-in", "2", "--small-bet", "5", "--big-bet",
+        "10", "--seats", "A:100,B:100")
+
+
+@pytest.mark.parametrize(("start", "given", "said"), [
+    (START[2:], ("--split-options", "odd_chip_tie_order=card_by_suit", "--declare-options",
+                 "method=in_turn,swing_ties=allowed,low_qualifier=8_or_better",
+                 "--reopen-rule", "half_bet"),
+     "reopen_rule=half_bet; split odd_chip_tie_order=card_by_suit; declare method=in_turn,"
+     "swing_ties=allowed,low_qualifier=8_or_better"),
+    (START[2:], ("--declare-options", "method=simultaneous"), "declare method=simultaneous"),
+    (OMAHA8, ("--split-options", "low_qualifier=none,low_method=2-7"),
+     "split low_method=2-7,low_qualifier=none"),
+    (STUD, ("--split-options", "odd_chip_tie_order=left_of_button", "--reopen-rule",
+            "full_bet"), "reopen_rule=full_bet; split odd_chip_tie_order=left_of_button"),
+    (START[2:], (), None),
+    (STUD, ("--split-options", "odd_chip_tie_order=card_by_suit", "--reopen-rule",
+            "half_bet"), None),
+])
+def test_history_says_the_rule_options_a_hand_sets(
+        tmp_path: Path, start: tuple[str, ...], given: tuple[str, ...], said: str | None
+) -> None:
+    """``history`` says, under the ``hand_started`` row, the rule options the hand sets other
+    than its game's defaults (RULES.md §5: full_bet in big-bet games, half_bet in fixed
+    limit, stud's odd chip by suit, every other game's left of the button), in one line; a
+    declare hand's method always. Under the defaults, no such line."""
+    db = tmp_path / "d.duckdb"
+    assert handledger(db, "hand", "start", *start, "--hand", "r1", *given)[:2] == (0, "r1\n")
+    code, out, err = handledger(db, "history", "r1")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    button = "null" if start is STUD else f'"{start[start.index("--button") + 1]}"'
+    assert lines[1].startswith("    1 @1      ") and lines[1].endswith(
+        f' hand_started {{"hand":"r1","game":"{start[1]}","button":{button},"session":null}}')
+    rules = [f"        rule options: {said}"] if said is not None else []
+    assert lines[2:2 + len(rules)] == rules
+    assert lines[2 + len(rules)].startswith("    2 @2      ")
+
+
 def test_a_declare_hand_takes_the_odd_chip_order(tmp_path: Path) -> None:
     """The odd chip among tied hands is the split's in a declare hand too (RULES.md §3.10):
     stored beside the declare options."""

@@ -184,6 +184,52 @@ def test_declare_and_split_options_from_rules_files() -> None:
     assert [s.player for s in ex11.started.seats] == ["P1", "P2", "P3"]
 
 
+@pytest.mark.parametrize(("extra", "said"), [
+    ("_split = { low_qualifier = 'none' }",
+     "_split.low_qualifier splits a cards-speak high-low pot (RULES.md §2), and NT has no low "
+     "half: leave it out"),
+    ("_split = { odd_chip_tie_order = 'card_by_suit', low_method = '2-7' }",
+     "_split.low_method splits a cards-speak high-low pot (RULES.md §2), and NT has no low "
+     "half: leave it out"),
+    ("_declare = { method = 'in_turn' }\n"
+     "_split = { odd_chip_between_halves = 'low_if_low_quartered' }",
+     "_split.odd_chip_between_halves splits a cards-speak high-low pot (RULES.md §2), and a "
+     "declare hand splits by the declarations, under its own low options: give it in "
+     "_declare"),
+])
+def test_a_low_half_split_key_no_pot_reads_is_refused(extra: str, said: str) -> None:
+    """The rule ``hand start --split-options`` follows (tests/test_live_rule_options.py): a
+    no-limit hold'em hand has no low half, and a declare hand takes its low options from
+    ``_declare``. The refusal names the file, the ``_split`` line and the hand."""
+    text = f"hand = 7\n{BASE}{extra}\n"
+    error = error_of(text)
+    assert (error.message, error.file, error.line, error.hand) == (
+        said, "x.phh", text.splitlines().index(extra.splitlines()[-1]) + 1, "x-7")
+    assert str(error) == f"x.phh:{error.line}, hand x-7: {said}"
+
+
+def test_low_half_split_keys_are_read_where_a_pot_splits_high_and_low() -> None:
+    """Pot-limit Omaha hi-lo splits high and low as the cards speak (RULES.md §2): its
+    ``_split`` takes every low key."""
+    text = BASE.replace("'NT'", "'PO/8'").replace("AsKs", "AsKs2c3d") + (
+        "_split = { low_qualifier = 'none', low_method = '2-7', "
+        "odd_chip_between_halves = 'low_if_low_quartered' }\n")
+    assert one(text).started.options.split == SplitOptions(
+        low_qualifier="none", low_method="2-7", odd_chip_between_halves="low_if_low_quartered")
+
+
+def test_low_half_split_keys_at_their_defaults_are_let_be() -> None:
+    """This ledger's own export writes ``odd_chip_between_halves`` in every hand (FORMATS.md
+    ``_split``): a low key set to its default changes nothing a hold'em hand stores."""
+    extra = ("_split = { odd_chip_between_halves = 'high', odd_chip_tie_order = "
+             "'left_of_button', low_method = 'A-5', low_qualifier = '8_or_better' }\n")
+    assert one(BASE + extra).started.options == RuleOptions(reopen_rule="full_bet")
+    exported = write_phh(_started(), [], [])
+    assert "_split = { odd_chip_between_halves = 'high', odd_chip_tie_order = " \
+        "'left_of_button' }" in exported
+    assert one(exported).started.options == RuleOptions(reopen_rule="full_bet")
+
+
 def test_ids_and_source_keys_are_stable_and_unique() -> None:
     first = [h for path in ALL_FILES for h in read_phh(path).hands]
     again = [h for path in ALL_FILES for h in read_phh(path).hands]
@@ -483,13 +529,19 @@ def test_write_rejects_what_phh_cannot_say() -> None:
         write_phh(_started(game="NZ"), [], [])
 
 
-def test_write_records_non_default_options() -> None:
-    options = RuleOptions(
-        reopen_rule="half_bet",
-        split=SplitOptions(odd_chip_tie_order="carry_to_next_hand", low_qualifier="none"),
-        declare=DeclareOptions(swing_ties="allowed"),
-    )
-    text = write_phh(_started(options=options), [], [])
+@pytest.mark.parametrize(("game", "betting", "split", "declare"), [
+    ("NT", "no_limit", SplitOptions(odd_chip_tie_order="carry_to_next_hand"),
+     DeclareOptions(swing_ties="allowed")),
+    ("PO/8", "pot_limit", SplitOptions(odd_chip_tie_order="carry_to_next_hand",
+                                       low_qualifier="none"), None),
+])
+def test_write_records_non_default_options(game: str, betting: str, split: SplitOptions,
+                                           declare: DeclareOptions | None) -> None:
+    """A declare hand's low options are its ``_declare``'s, a cards-speak high-low hand's its
+    ``_split``'s (a low key in a hand no low half reads is refused: tests below)."""
+    options = RuleOptions(reopen_rule="half_bet", split=split, declare=declare)
+    started = _started(game=game, stakes=Stakes(betting=betting, min_bet=2), options=options)
+    text = write_phh(started, [], [])
     assert "_reopen_rule = 'half_bet'" in text
     assert one(text).started.options == options
 

@@ -222,7 +222,10 @@ def test_a_session_whose_carried_pot_a_later_hand_took_voids_whole(user, db) -> 
                      (("buyin", "sat", "Bob", "100"), None),
                      (("hand", "start", "--session", "sat", "--hand", "h3", *CARRY, "--seats",
                        "Ann:100,Bob:100", "--button", "Ann"), None)])
-    assert [line.split()[3] for line in user("history", "h3")[1].splitlines()[1:4]] == [
+    lines = user("history", "h3")[1].splitlines()
+    assert lines[2] == ("        rule options: declare method=simultaneous,"
+                        "no_eligible_winner=carry_over")
+    assert [line.split()[3] for line in [lines[1], *lines[3:5]]] == [
         "hand_started", "forced_bet", "forced_bet"]  # no carry_over in
 
 

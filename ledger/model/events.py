@@ -26,6 +26,7 @@ Raises nothing itself; pydantic's ``ValidationError`` is translated into
 # annotation from its text when each model class is made (about a sixth of this module's
 # import, which every live action pays); a forward reference is quoted instead.
 import re
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -153,6 +154,30 @@ class SplitOptions(_Model):
         "divided in whole multiples of it, each odd chip this many chips. Not 1 only in a "
         "hand converted to a smaller chip than its own (a hand in chips of 0.25 USD imported "
         "into a session of 0.05 USD chips: 5); left out of the event's JSON when 1.")
+
+
+#: The :class:`SplitOptions` keys only a cards-speak high-low pot reads (RULES.md §2.3 –
+#: §2.5): a high or lowball game has no low half, and a declare hand takes its own from
+#: :class:`DeclareOptions` (RULES.md §3, §5).
+LOW_HALF_KEYS = ("odd_chip_between_halves", "low_method", "low_qualifier")
+
+
+def unread_low_half(keys: Iterable[str], *, game: str, hilo: bool, declare: str | None
+                    ) -> str | None:
+    """Why the first of ``keys``, split options a hand gives, is one no pot of the hand
+    reads (``"low_qualifier splits a cards-speak high-low pot (RULES.md §2), and NT has no
+    low half: leave it out"``), or None when it reads them all: the one rule of which split
+    options a game takes, for ``hand start`` and a PHH import alike (RULES.md §2, §3, §5;
+    FORMATS.md ``_split``). ``game``: the game's code; ``hilo``: the game splits high and low
+    as the cards speak (:attr:`engine.games.Game.hilo`); ``declare``: where a declare hand
+    gives its options (``"--declare-options"``, ``"_declare"``), None in a cards-speak hand.
+    """
+    unread = [key for key in keys if key in LOW_HALF_KEYS]
+    if not unread or (hilo and declare is None):
+        return None
+    why = (f"a declare hand splits by the declarations, under its own low options: give it "
+           f"in {declare}" if declare is not None else f"{game} has no low half: leave it out")
+    return f"{unread[0]} splits a cards-speak high-low pot (RULES.md §2), and {why}"
 
 
 class DeclareOptions(_Model):

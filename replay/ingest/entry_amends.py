@@ -13,7 +13,8 @@ a retraction as an amendment to 0 chips; ``_seats_still_bought`` there). Its rep
 must be the entry with another amount (:func:`replay.sessions.amending.check_amends`). A
 closed session's rule is :mod:`replay.ingest.closed`'s; a payment's amount is bound as the
 file's payments are, by its form alone. One such row refuses its file whole, naming file,
-line and session.
+line and session. A row that goes in amending a buy-in or cash-out off the hands' stacks is
+warned of as ``entry amend`` warns of it (:func:`amendment_warnings`).
 """
 
 from __future__ import annotations
@@ -75,6 +76,43 @@ def first_refused_amendment(ledger: Any, since: int) -> Refusal | None:
         except LedgerError as exc:
             return Refusal(position, session, _refused(exc.message, doing))
     return None
+
+
+class Warned(NamedTuple):
+    """An imported ``entry_corrected`` row that ``entry amend`` would have warned of: its
+    ledger ``position`` (the caller names its file line), ``session`` and the warning's text
+    after ``warning: ``."""
+
+    position: int
+    session: str
+    message: str
+
+
+def amendment_warnings(ledger: Any, since: int) -> list[Warned]:
+    """A warning per ``entry_corrected`` row stored after ledger position ``since`` (an
+    import's rows, none refused: :func:`first_refused_amendment`) that amends a buy-in or
+    cash-out so that the books no longer follow the hands' stacks, in ``entry amend``'s own
+    words (:func:`replay.sessions.amending.amended_warning`; RULES.md §1.1), read with the
+    whole file in, as the audit will read it; in ledger order. A row whose entry a later row
+    of the file amends or retracts again says nothing: the books hold the later one. The row
+    stands: a valid correction, the host's statement."""
+    from replay.sessions.amending import amended_warning
+
+    rows = ledger.query(
+        "SELECT session, position, payload FROM events WHERE position > $1 AND type ="
+        " 'entry_corrected' AND hand_id IS NULL AND stream = 'session:' || session"
+        " ORDER BY position", [since])
+    fixes = [(session, position, ev.parse_stored("entry_corrected", payload))
+             for session, position, payload in rows]
+    last = {(session, fix.seq): position for session, position, fix in fixes}
+    warned = []
+    for session, position, fix in fixes:
+        if fix.replacement is None or last[session, fix.seq] != position:
+            continue
+        said = amended_warning(ledger, session, fix.seq, ev.parse_event(fix.replacement))
+        if said is not None:
+            warned.append(Warned(position, session, said.removeprefix("warning: ")))
+    return warned
 
 
 def _parsed(replacement: dict[str, Any]) -> Any:

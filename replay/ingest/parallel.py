@@ -137,7 +137,7 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
     from replay.ingest.book_rules import first_refused_entry
-    from replay.ingest.entry_amends import first_refused_amendment
+    from replay.ingest.entry_amends import amendment_warnings, first_refused_amendment
     from replay.ingest.report import ImportReport
     from replay.ingest.table_bound import first_beyond_table
     from replay.ingest.worker_units import first_counted_otherwise
@@ -175,6 +175,8 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
                 raise _Fallback("a cash-out beyond its table")
             if first_refused_amendment(ledger, stored) is not None:  # likewise
                 raise _Fallback("a correction of a book entry the commands refuse")
+            if amendment_warnings(ledger, stored):  # warned of by its line: likewise
+                raise _Fallback("a correction of a book entry `entry amend` warns of")
             if first_counted_otherwise(ledger, stored) is not None:  # its session's chips
                 raise _Fallback("a hand the one-process import converts, refuses or notes")
             # every part is in, the workers are done: the audit at the end and the commit

@@ -36,7 +36,10 @@ class ImportReport:
     ``warnings`` (first), no warning about a hand stored.
     ``repeated``: the identical copies of a hand met again in the file that holds it (a
     history pasted twice), written once: counted apart from ``known``, so that the counts
-    add up to the hands read. ``voided``: the hands already in the ledger that are voided
+    add up to the hands read. ``entry_warnings``: the ``entry_corrected`` rows that amend a
+    buy-in or cash-out off the hands' stacks, each one warning as ``entry amend`` says it
+    (:func:`replay.ingest.entry_amends.amendment_warnings`), among ``warnings``, no warning
+    about a hand stored. ``voided``: the hands already in the ledger that are voided
     there (an import never brings one back: README, ``session void``)."""
 
     files: int = 0
@@ -58,6 +61,7 @@ class ImportReport:
     written: list[tuple[str, int, int]] = field(default_factory=list)
     cut: int = 0
     shared: int = 0
+    entry_warnings: int = 0
     unwritten: int = 0
     repeated: int = 0
     voided: int = 0
@@ -78,6 +82,7 @@ class ImportReport:
         self.warnings.extend(part.warnings)
         self.cut += part.cut
         self.shared += part.shared
+        self.entry_warnings += part.entry_warnings
         self.unwritten += part.unwritten
         self.repeated += part.repeated
         self.voided += part.voided
@@ -109,9 +114,12 @@ class ImportReport:
         if self.amended:
             text += (f"; {self.amended} stored hand(s) amended from this later export (its "
                      "corrections and voids appended as made: `history` names them)")
-        if len(self.warnings) > self.cut + self.shared:
-            text += (f"; {len(self.warnings) - self.cut - self.shared} warning(s) about hands "
-                     "stored")
+        if (hands := len(self.warnings) - self.cut - self.shared - self.entry_warnings) > 0:
+            text += f"; {hands} warning(s) about hands stored"
+        if self.entry_warnings:
+            text += (f"; {self.entry_warnings} book entr"
+                     f"{'y' if self.entry_warnings == 1 else 'ies'} amended off the hands' "
+                     "stacks (a warning each)")
         if self.cut:
             text += (f"; {self.cut} hand(s) cut at the log's start not written (a warning "
                      "names the lines)")

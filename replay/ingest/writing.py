@@ -247,19 +247,26 @@ class FileWriter:
         """Refuse the file when a correction of a book entry it wrote is one ``entry amend``
         or ``entry retract`` refuses (:mod:`replay.ingest.entry_amends`), or a cash-out it
         wrote takes more chips than its session's table holds there
-        (:mod:`replay.ingest.table_bound`, as ``cashout`` refuses it).
+        (:mod:`replay.ingest.table_bound`, as ``cashout`` refuses it); a correction that goes
+        in amending a buy-in or cash-out off the hands' stacks gets ``entry amend``'s warning,
+        naming the file, its line and the session
+        (:func:`replay.ingest.entry_amends.amendment_warnings`).
 
         Raises:
             LedgerError: naming the file (``name``), the row's line, the session and what
                 the row does; the caller's transaction rolls back: nothing is written.
         """
-        from replay.ingest.entry_amends import first_refused_amendment
+        from replay.ingest.entry_amends import amendment_warnings, first_refused_amendment
         from replay.ingest.table_bound import first_beyond_table, miscounted, shown
 
         refused = first_refused_amendment(self.ledger, self.stored)
         if refused is not None:
             raise LedgerError(refused.message, file=name,
                               line=self.lines.get(refused.position), session=refused.session)
+        for w in amendment_warnings(self.ledger, self.stored):  # as `entry amend` warns
+            self.part.warnings.append(str(LedgerError(
+                w.message, file=name, line=self.lines.get(w.position), session=w.session)))
+            self.part.entry_warnings += 1
         beyond = first_beyond_table(self.ledger, self.stored)
         if beyond is not None:  # the row counted wrong named first, at its line
             wrong = miscounted(self.ledger, beyond, self.stored)

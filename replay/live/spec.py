@@ -136,17 +136,18 @@ def parse_declare(text: str | None) -> ev.DeclareOptions | None:
     return _options(ev.DeclareOptions, values, "--declare-options")
 
 
-def parse_split(text: str | None, tie_order: str, *, no_low_half: str | None = None
-                ) -> ev.SplitOptions:
+def parse_split(text: str | None, tie_order: str, *, game: str, hilo: bool,
+                declare: bool) -> ev.SplitOptions:
     """``"odd_chip_tie_order=card_by_suit,odd_chip_between_halves=low_if_low_quartered"`` →
     the cards-speak split options (RULES.md §2, §5; FORMATS.md ``_split``), as a PHH hand's
     ``_split`` gives them: the keys not given take their defaults, ``odd_chip_tie_order`` the
     game's ``tie_order`` (stud: ``card_by_suit``). ``smallest_chip`` is no key: a hand typed
     live is counted in its own chips, one the smallest (RULES.md §2.1); only a hand converted
-    to a smaller chip records another. ``no_low_half``: None in a cards-speak high-low
-    game; else why the hand splits no cards-speak low and what to do (``"NT has no low half:
-    leave it out"``), and the keys of the low half (:data:`LOW_HALF_KEYS`), which it would
-    never read, are refused.
+    to a smaller chip records another. ``game``, ``hilo``: the game's code and whether it
+    splits high and low as the cards speak; ``declare``: the hand is a declare hand. A key
+    of the low half (:data:`ledger.model.events.LOW_HALF_KEYS`) that no pot of the hand
+    would read is refused (:func:`ledger.model.events.unread_low_half`, the rule a PHH
+    import follows too).
 
     Raises:
         MalformedInput: as :func:`parse_declare` (an empty list, an item that is not
@@ -158,17 +159,12 @@ def parse_split(text: str | None, tie_order: str, *, no_low_half: str | None = N
         return ev.SplitOptions(odd_chip_tie_order=tie_order)  # type: ignore[arg-type]
     values = option_list(text, "--split-options", SPLIT_VALUES, noun="a split option",
                          aside="", without="for the game's defaults (RULES.md §5)")
-    unread = [key for key in values if key in LOW_HALF_KEYS]
-    if no_low_half is not None and unread:
-        raise MalformedInput(f"--split-options: {unread[0]} splits a cards-speak high-low pot "
-                             f"(RULES.md §2), and {no_low_half}")
+    unread = ev.unread_low_half(values, game=game, hilo=hilo,
+                                declare="--declare-options" if declare else None)
+    if unread is not None:
+        raise MalformedInput(f"--split-options: {unread}")
     return _options(ev.SplitOptions, {"odd_chip_tie_order": tie_order} | values,
                     "--split-options")
-
-
-#: The ``--split-options`` keys that only a cards-speak high-low hand reads (RULES.md §2.3 –
-#: §2.5); a declare hand takes its own from ``--declare-options``.
-LOW_HALF_KEYS = ("odd_chip_between_halves", "low_method", "low_qualifier")
 
 
 def parse_reopen(text: str | None, default: str) -> str:
@@ -313,7 +309,8 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     min_bet = _min_bet(spec.min_bet, blinds)
     _check_structure(g, spec, min_bet, blinds)
     # the game's own odd-chip order (RULES.md §2.2, §5): stud has no button, so by suit
-    split = parse_split(spec.split, g.tie_order, no_low_half=_no_low_half(g, spec))
+    split = parse_split(spec.split, g.tie_order, game=g.code, hilo=g.hilo,
+                        declare=spec.declare is not None)
     options = ev.RuleOptions(reopen_rule=parse_reopen(spec.reopen, g.default_reopen_rule),
                              split=split, declare=parse_declare(spec.declare))
     _carry_needs_session(options, session)
@@ -340,16 +337,6 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     for f in forced:
         state.apply(f)
     return started, forced
-
-
-def _no_low_half(g: Any, spec: LiveHand) -> str | None:
-    """None when game ``g`` splits its pots high and low as the cards speak (RULES.md §2);
-    else why it does not: a high or a lowball game has no low half, a declare hand splits
-    by the declarations, under its own low options (RULES.md §3, §5)."""
-    if spec.declare is not None:
-        return ("a declare hand splits by the declarations, under its own low options: give "
-                "it in --declare-options")
-    return None if g.hilo else f"{g.code} has no low half: leave it out"
 
 
 def _min_bet(given: int | None, blinds: list[int]) -> int:

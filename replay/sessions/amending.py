@@ -60,13 +60,26 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     if note is not None and (said := aliased_entry(ledger, seq, entry,
                                                    retracted=replacement is None)):
         note(said)
-    if note is not None and replacement is not None and (warning := (
-            amended_start_warning(ledger, session, seq, replacement)
-            if replacement.type == "buy_in" else amended_cash_out_warning(
-                ledger, session, seq, replacement.player)
-            if replacement.type == "cash_out" else None)):
+    if note is not None and replacement is not None and (
+            warning := amended_warning(ledger, session, seq, replacement)):
         note(warning)
     return entry, replacement
+
+
+def amended_warning(ledger: Any, session: str, seq: int, replacement: Any) -> str | None:
+    """The ``warning:`` line of the entry at ``seq`` of ``session``, just stored amended to
+    ``replacement``: a buy-in that leaves the first hand after it that seats its player
+    starting him with other than the books give him
+    (:func:`replay.sessions.seated_chips.amended_start_warning`), a cash-out that takes
+    other than the hands leave him
+    (:func:`replay.sessions.cash_out_books.amended_cash_out_warning`); None otherwise (a
+    payment: no hand's stack counts it). ``entry amend`` says it, and an import of a file's
+    ``entry_corrected`` row (:func:`replay.ingest.entry_amends.amendment_warnings`)."""
+    if replacement.type == "buy_in":
+        return amended_start_warning(ledger, session, seq, replacement)
+    if replacement.type == "cash_out":
+        return amended_cash_out_warning(ledger, session, seq, replacement.player)
+    return None
 
 
 def correction_checked(ledger: Any, session: str, seq: int, value: str | None, *,

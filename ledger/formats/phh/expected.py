@@ -20,7 +20,14 @@ from typing import Any
 from engine.games import Game
 from ledger.formats.phh.base import Expected, ExpectedPot, scale_amount
 from ledger.model.errors import MalformedInput
-from ledger.model.events import MAX_CHIPS, DeclareOptions, RuleOptions, SplitOptions
+from ledger.model.events import (
+    LOW_HALF_KEYS,
+    MAX_CHIPS,
+    DeclareOptions,
+    RuleOptions,
+    SplitOptions,
+    unread_low_half,
+)
 
 ErrorFactory = Callable[..., MalformedInput]
 REOPEN_RULES = ("full_bet", "half_bet")
@@ -85,6 +92,26 @@ def parse_options(table: Mapping[str, Any], the_game: Game, error: ErrorFactory,
     if reopen not in REOPEN_RULES:
         raise error(f"_reopen_rule = {reopen!r} is not one of {REOPEN_RULES}", "_reopen_rule")
     return RuleOptions(reopen_rule=reopen, split=split, declare=declare)
+
+
+def unread_split(table: Mapping[str, Any], the_game: Game) -> str | None:
+    """Why the hand's ``_split`` sets a key of the low half that no pot of the hand reads
+    (``"_split.low_qualifier splits a cards-speak high-low pot (RULES.md §2), and NT has no
+    low half: leave it out"``), or None: the rule ``hand start`` follows
+    (:func:`ledger.model.events.unread_low_half`; RULES.md §2, §3, §5; FORMATS.md
+    ``_split``). A key set to its default changes nothing the hand stores and is let be:
+    this ledger's PHH export writes ``odd_chip_between_halves`` (one of FORMATS.md's two
+    ``_split`` keys) in every hand. Call it once :func:`parse_options` has read the table.
+    """
+    given = table.get("_split")
+    if not isinstance(given, dict):
+        return None
+    default = SplitOptions.model_construct()
+    keys = [key for key, value in given.items()
+            if key in LOW_HALF_KEYS and value != getattr(default, key)]
+    unread = unread_low_half(keys, game=the_game.code, hilo=the_game.hilo,
+                             declare="_declare" if "_declare" in table else None)
+    return None if unread is None else f"_split.{unread}"
 
 
 def options_tables(options: RuleOptions, the_game: Game, decimals: int = 0) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from engine.games import Game
 from ledger.formats.phh.base import (
     RESERVED_SOURCE_KEYS,
     PhhAction,
@@ -14,7 +15,7 @@ from ledger.formats.phh.base import (
     forced_bets,
     scale_amount,
 )
-from ledger.formats.phh.expected import parse_expected, parse_options
+from ledger.formats.phh.expected import parse_expected, parse_options, unread_split
 from ledger.formats.phh.fields import (
     MODELLED,
     SCALAR_AMOUNTS,
@@ -46,7 +47,9 @@ def build_hand(raw: RawHand) -> PhhHand:
     (:mod:`replay.ingest.samedeal`). Its ``currency`` is stored as its ISO 4217 code.
 
     Raises:
-        MalformedInput: a bad field, naming the file, the key's line, the hand when known.
+        MalformedInput: a bad field, naming the file, the key's line, the hand when known;
+            a ``_split`` key of the low half no pot of the hand reads (a no-limit hold'em
+            hand's ``low_qualifier = 'none'``; RULES.md §2, §5), naming the hand.
         pydantic.ValidationError: a value the event models refuse.
     """
     table = raw.table
@@ -81,7 +84,7 @@ def build_hand(raw: RawHand) -> PhhHand:
     currency = table.get("currency", table.get("currency_symbol"))
     if currency is not None and not isinstance(currency, str):
         raise raw.error(f"currency {currency!r} is not a string", "currency")
-    problem = None  # refused once the hand has its id, which the refusal names
+    problem = None  # refused once the hand has its id, which the refusal names (_refusal)
     if currency is not None:  # ISO 4217 money, its code: HandHQ's '$' is USD, 'usd' USD
         problem = unit_problem(currency, decimals)
         currency = currency_code(currency)
@@ -110,9 +113,10 @@ def build_hand(raw: RawHand) -> PhhHand:
     if "_expected" in table:
         expected = parse_expected(table["_expected"], names, decimals, raw.error)
     hand_id = raw.label or _hash_id(started, actions, payouts, finishing)
-    if problem is not None:  # a hand without an id of its own: the one its content gives
+    refusal = _refusal(table, the_game, problem)
+    if refusal is not None:  # a hand without an id of its own: the one its content gives
         raw.label = hand_id
-        raise raw.error(problem, "currency" if "currency" in table else "currency_symbol")
+        raise raw.error(*refusal)
     source_key = hashlib.sha256(normalise(raw.text).encode()).hexdigest()
     source = {"file": raw.file, "section": raw.section, "line": raw.line,
               "source_key": source_key, **meta}
@@ -125,6 +129,16 @@ def build_hand(raw: RawHand) -> PhhHand:
         rake_line=raw.keys.get("rake") if "rake" in table else None,
         exported="_hand_id" in table,
     )
+
+
+def _refusal(table: dict, the_game: Game, problem: str | None) -> tuple[str, str] | None:
+    """What refuses a hand once it has its id, and the key whose line the refusal names: a
+    ``problem`` with its money (:func:`ledger.model.money.unit_problem`), else a ``_split``
+    key no pot of the hand reads (:func:`~ledger.formats.phh.expected.unread_split`)."""
+    if problem is not None:
+        return problem, "currency" if "currency" in table else "currency_symbol"
+    unread = unread_split(table, the_game)
+    return None if unread is None else (unread, "_split")
 
 
 def _file_hand_id(raw: RawHand) -> str:

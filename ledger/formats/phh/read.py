@@ -30,7 +30,9 @@ across re-imports and across a write/read round trip; ``PhhHand.source_key`` (al
 Player names come from ``players`` (else ``p1 … pN``); the button is the last player in button
 games and None in stud games. ``_split`` / ``_declare`` accept exactly the option names and
 values of :class:`~ledger.model.events.SplitOptions` / :class:`~ledger.model.events.DeclareOptions`
-(FORMATS.md §1, RULES.md §5); ``_reopen_rule`` (ours) overrides the game's default
+(FORMATS.md §1, RULES.md §5), and ``_split`` no key of the low half, but at its default,
+where no pot of the hand reads it (:func:`ledger.formats.phh.expected.unread_split`, the rule
+``hand start`` follows); ``_reopen_rule`` (ours) overrides the game's default
 ``reopen_rule``. Every other top-level key (``venue``, ``hand``, ``ante_trimming_status``,
 ``currency_symbol``, ``author``, …) is kept verbatim in ``started.source``, next to ``file``,
 ``section``, ``line`` and ``source_key``.
