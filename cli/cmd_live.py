@@ -68,7 +68,9 @@ def hand() -> None:
 @click.option("--session", default=None, help="Session the hand belongs to.")
 @click.option("--hand", "hand_id", default=None, help="Hand id (default: generated).")
 @click.option("--declare-options", "declare", default=None,
-              help='High-low declaration, e.g. "method=in_turn,swing_ties=allowed".')
+              help='High-low declaration, e.g. "method=in_turn,swing_ties=allowed" '
+                   "(RULES.md §3, §5); bet_after_declare=true: the players declare right "
+                   "after the last card and the last betting round follows.")
 @click.option("--split-options", "split", default=None,
               help="Cards-speak split (RULES.md §2, §5): KEY=VALUE items of "
                    "odd_chip_tie_order, odd_chip_between_halves, low_method, low_qualifier "

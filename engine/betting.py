@@ -401,6 +401,17 @@ def bring_in(state: HandData, e: ev.ForcedBet) -> bool:
     return _after_raise(state, e.player)
 
 
+def _declare_first(state: HandData) -> str:
+    """Why a bet before the declarations is refused in a hand that declares before the last
+    betting round (``bet_after_declare``, RULES.md §3.4, FORMATS.md ``_declare``): the words
+    after ``no betting now (declare phase)``; ``""`` otherwise."""
+    d = state.started.options.declare
+    if state.phase != "declare" or d is None or not d.bet_after_declare or state.declare_done:
+        return ""
+    return (": with bet_after_declare the players declare right after the last card, "
+            "and the last betting round follows the declarations")
+
+
 def act(state: HandData, e: Action) -> bool:
     """Check, call, bet/raise, fold or all-in by ``e.player`` (RULES.md §1). True when it
     closed the betting round."""
@@ -411,7 +422,7 @@ def act(state: HandData, e: Action) -> bool:
     if player in state.folded:
         raise state.fail(f"{player} has folded")
     if state.phase != "bet":
-        raise state.fail(f"no betting now ({state.phase_said} phase)")
+        raise state.fail(f"no betting now ({state.phase_said} phase){_declare_first(state)}")
     if player in state.all_in:
         raise state.fail(f"{player} is all-in")
     if rnd.opener_unknown:

@@ -77,7 +77,10 @@ class PayoutLine:
     without both), ``net`` and ``final`` stack as the table paid them, the books' values
     (:attr:`replay.hand_replay.HandReplay.paid_net`: paid − put in, final = start + net; the rules'
     net where the payouts are unknown; README, "Net has one meaning everywhere"), so a rake
-    or a wrong payout shows in them, the rules' side in ``won``, ``rules`` and ``diff``;
+    or a wrong payout shows in them, the rules' side in ``won``, ``rules`` and ``diff``; of a
+    hand still in play (status ``open``), ``net`` and ``final`` are as the table stands now
+    (paid so far − put in, the seat's stack at the last step), which the books count once
+    it ends;
     ``discrepancy``: a discrepancy names him (RULES.md §1.4–1.6; a feasibility check when not
     verifiable)."""
 
@@ -326,6 +329,8 @@ def _version(kind: str, events: list[Any], session: str | None) -> Version:
     # paid its pots less the rake has none, the rake kept a note (as `replay` and `show`)
     wrong = {d.player for d in r.differences if d.kind != "rake" or r.due is None}
     net = r.paid_net  # the books' net: what the table paid minus what he put in
+    if res.status == "open":  # in play: as the table stands now, the seats' stacks
+        net = {s.player: s.stack - res.starting[s.player] for s in steps.last.seats}
     won = r.won  # of the pots less the rake the hand records (README, "A home game's rake")
     lines = []
     for p in res.players:

@@ -203,3 +203,37 @@ def test_last_round_with_one_player_able_to_bet_closes_at_once() -> None:
         Ann dcl low
         Bob dcl high""")
     assert state.phase == "showdown"
+
+
+def test_a_river_bet_before_the_declarations_says_why(user) -> None:  # noqa: ANN001
+    """A host dealing live with ``bet_after_declare=true`` who bets the river before the
+    declarations was told only ``no betting now (declare phase)``: the refusal now says that
+    the players declare right after the last card and the last betting round follows, one
+    line, exit 2, nothing written (the hand stays at the river card, event 18). The same
+    check of a hand without the option, its declarations after the river round, adds
+    nothing: a bet there is refused in the plain words."""
+    assert user("hand", "start", "--hand", "e1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:100,Bob:100,Cy:100", "--button", "Cy", "--declare-options",
+                "method=simultaneous,bet_after_declare=true")[0] == 0
+    lines = ("d dh Ann As6h", "d dh Bob 8d5d", "d dh Cy KhKc", "Cy cc", "Ann cc", "Bob cc",
+             "d db 2s3d4h", "Ann cc", "Bob cc", "Cy cc", "d db 7s", "Ann cc", "Bob cc",
+             "Cy cc", "d db Ks")
+    assert user("table", "e1", input="".join(f"{a}\n" for a in lines))[0] == 0
+    assert user("act", "e1", "Ann cbr 4") == (
+        2, "", "error: hand e1, action 'Ann cbr 4': no betting now (declare phase): with "
+        "bet_after_declare the players declare right after the last card, and the last "
+        "betting round follows the declarations; now: phase declare, next: PLAYER dcl "
+        "high|low|swing (still to declare: Ann, Bob, Cy)\n")
+    assert user("act", "e1", "Ann dcl low") == (
+        0, "19 declaration; phase declare, next: PLAYER dcl high|low|swing (still to declare: "
+        "Bob, Cy)\n", "")
+    assert user("hand", "start", "--hand", "e2", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Dee:100,Eve:100,Fay:100", "--button", "Fay", "--declare-options",
+                "method=simultaneous")[0] == 0
+    named = {"Ann": "Dee", "Bob": "Eve", "Cy": "Fay"}
+    river = (*lines, "Ann cc", "Bob cc", "Cy cc")
+    assert user("table", "e2", input="".join(
+        f"{' '.join(named.get(w, w) for w in a.split())}\n" for a in river))[0] == 0
+    assert user("act", "e2", "Dee cbr 4") == (
+        2, "", "error: hand e2, action 'Dee cbr 4': no betting now (declare phase); now: phase "
+        "declare, next: PLAYER dcl high|low|swing (still to declare: Dee, Eve, Fay)\n")

@@ -143,6 +143,42 @@ def test_lines_explain_the_award() -> None:
             "this one.") in lines
 
 
+def test_a_rule_b_award_line_names_who_is_paid() -> None:
+    """c08: P1's swing wins high but fails for low, so Rule B pays P3 his 24: the award line
+    said "High 24: P1 wins 24 …" above the Rule B line sending those 24 to P3. c11: two
+    failed swings pay each other, each half named by who takes it (P2 the high 40, P1 the low
+    40)."""
+    assert replay(load(CASES / "c08_rule_b_swing_loses_low.phh")).lines[-5:] == (
+        "Main pot: P1's swing fails: P3 beats P1 for low (8-4-3-2-A low against P1's "
+        "K-9-8-3-2 low).",
+        "Main pot: Split high/low.",
+        "Main pot: High 24: P3 is paid the 24 by Rule B, in place of P1 (three of a kind, "
+        "kings, 9-8 kickers), whose swing failed.",
+        "Main pot: Rule B: P1's swing failed, so those 24 go to P3, who beat P1 for low.",
+        "Main pot: Low 24: P3 wins 24 with 8-4-3-2-A low.")
+    assert replay(load(CASES / "c11_ciaf_rule_b.phh")).lines[-4:] == (
+        "Main pot: High 40: P2 is paid the 40 by Rule B, in place of P1 (straight, six high), "
+        "whose swing failed.",
+        "Main pot: Rule B: P1's swing failed, so those 40 go to P2, who beat P1 for low.",
+        "Main pot: Low 40: P1 is paid the 40 by Rule B, in place of P2 (5-4-3-2-A low), whose "
+        "swing failed.",
+        "Main pot: Rule B: P2's swing failed, so those 40 go to P1, who beat P2 for high.")
+
+
+def test_show_names_who_rule_b_pays(run) -> None:  # noqa: ANN001
+    """``show`` prints the pot's sentences as the engine words them: c08's high half under
+    P3's name, not P1's."""
+    assert run("import", str(CASES / "c08_rule_b_swing_loses_low.phh")).exit_code == 0
+    hand = run("replay", "--json").output.split('"hand": "', 1)[1].split('"', 1)[0]
+    lines = run("show", hand).output.splitlines()
+    assert lines[-4:] == [
+        "    Main pot: Split high/low.",
+        "    Main pot: High 24: P3 is paid the 24 by Rule B, in place of P1 (three of a kind, "
+        "kings, 9-8 kickers), whose swing failed.",
+        "    Main pot: Rule B: P1's swing failed, so those 24 go to P3, who beat P1 for low.",
+        "    Main pot: Low 24: P3 wins 24 with 8-4-3-2-A low."]
+
+
 # ------------------------------------------------------------------------------ direct calls
 
 NT = game("NT")

@@ -275,3 +275,74 @@ def test_a_hand_neither_paid_nor_awardable_is_labelled_not_awarded(run, tmp_path
         "paid: none recorded, and the showdown cannot be read (cards not all shown): no pot "
         "awarded; the stacks after the hand count only the uncalled chips returned",
         "stacks after the hand: Ann 70, Bob 70, Cy 90 (folded)"]
+
+
+#: A three-handed declare hand dealt live, checked to the end, declared and shown: Cy's kings
+#: take the high half and Ann's 6-4-3-2-A the low half of the 6 (blinds 1/2, Cy calls, Ann
+#: completes, Bob checks): 3 each. The table has paid Ann 6 so far and the hand is in play.
+DECLARE_LINES = ("d dh Ann As6h", "d dh Bob 8d5d", "d dh Cy KhKc", "Cy cc", "Ann cc", "Bob cc",
+                 "d db 2s3d4h", "Ann cc", "Bob cc", "Cy cc", "d db 7s", "Ann cc", "Bob cc",
+                 "Cy cc", "d db Ks", "Ann cc", "Bob cc", "Cy cc", "Ann dcl low", "Bob dcl low",
+                 "Cy dcl high", "Ann sm As6h", "Bob sm 8d5d", "Cy sm KhKc")
+
+
+def _declare_in_play(run, paid: tuple[str, ...]) -> None:  # noqa: ANN001
+    assert run("hand", "start", "--hand", "d1", "--game", "NT", "--stakes", "1/2", "--seats",
+               "Ann:100,Bob:100,Cy:100", "--button", "Cy", "--declare-options",
+               "method=simultaneous").exit_code == 0
+    result = run("table", "d1", input="".join(f"{a}\n" for a in (*DECLARE_LINES, *paid)))
+    assert result.exit_code == 0, result.output
+
+
+def test_a_hand_in_play_says_so_and_claims_no_agreement(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """The page of a hand in play with one payout so far said "✓ agrees" of every row and
+    "✓ No discrepancy" above the note that the payouts differ, and its Final of Ann was 98
+    where her seat showed 104. Now it says the hand is in play at the top and in the end
+    section's heading, checks nothing yet (the note stays), and its Net so far and Stack now
+    are the table's: Ann 100 − 2 + 6 = 104 (+4), Bob and Cy 100 − 2 = 98."""
+    _declare_in_play(run, ("pay Ann 6",))
+    page = tmp_path / "d1.html"
+    assert run("view", "d1", "-o", str(page)).exit_code == 0
+    text = page.read_text(encoding="utf-8")
+    table = _payouts(text)
+    assert table.rows == [
+        ["Player", "Start", "Put in", "Returned", "Won", "Rules give", "Table paid", "Check",
+         "Net so far", "Stack now"],
+        ["Ann", "100", "2", "0", "3", "3", "6", "in play", "+4", "104"],
+        ["Bob", "100", "2", "0", "0", "0", "0", "in play", "-2", "98"],
+        ["Cy", "100", "2", "0", "3", "3", "0", "in play", "-2", "98"]]
+    assert table.caption.endswith(
+        "Net so far and Stack now are as the table stands (what it has paid each player so far "
+        "minus what that player put in); the hand is in play, so nothing is checked yet and "
+        "the balances count only what each player has put in")
+    assert ('<p class="note in-play" id="in-play">In play: the hand has not ended. What the '
+            "table has paid so far is not checked against the rules until it ends "
+            "(<code>handledger act d1 end</code>); the balances count only what each player "
+            "has put in so far.</p>") in text
+    assert '<h2 id="end-title">The hand so far (in play, not ended)</h2>' in text
+    assert '<p class="note">In play: no finding on the payouts until the hand ends.</p>' in text
+    assert ("<li>Note: in progress (not ended), checked once it ends (`handledger act d1 end`); "
+            "the payouts recorded so far differ from the rules: Ann was paid 6, the rules give "
+            "3 (+3); Cy was paid 0, the rules give 3 (-3)</li>") in text
+    end = text.split('<section id="end"', 1)[1].split('<section id="history"', 1)[0]
+    for claim in ("agrees", "No discrepancy", "The end of the hand", "Net as paid"):
+        assert claim not in end, claim
+    steps = json.loads(text.split('<script type="application/json" id="hand-data">', 1)[1]
+                       .split("</script>", 1)[0])["versions"]["corrected"]["steps"]
+    assert [s["stack"] for s in steps[-1]["seats"]] == [104, 98, 98]  # the seats' boxes
+
+
+def test_a_hand_in_play_before_any_payout_says_none_so_far(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """Before any payout the page said "The table recorded no payouts" and "Net as paid -2"
+    under "The end of the hand": now "so far", each at the stack the table shows (98)."""
+    _declare_in_play(run, ())
+    page = tmp_path / "d1.html"
+    assert run("view", "d1", "-o", str(page)).exit_code == 0
+    text = page.read_text(encoding="utf-8")
+    assert _payouts(text).rows[1:] == [
+        ["Ann", "100", "2", "0", "3", "3", "—", "in play", "-2", "98"],
+        ["Bob", "100", "2", "0", "0", "0", "—", "in play", "-2", "98"],
+        ["Cy", "100", "2", "0", "3", "3", "—", "in play", "-2", "98"]]
+    assert '<p class="note">The table has recorded no payouts so far.</p>' in text
+    assert "recorded no payouts for this hand" not in text
+    assert '<h2 id="end-title">The hand so far (in play, not ended)</h2>' in text

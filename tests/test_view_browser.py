@@ -339,3 +339,41 @@ def test_the_street_heading_names_the_cards_out(browser: Browser, pages: dict[st
         "Step 13 of 25", "Flop", 3)
     go_to(d, 14)
     assert (text(street), len(css(d, "#boards .card"))) == ("Turn", 4)
+
+
+def test_a_hand_in_play_shows_the_stacks_its_seats_show(browser: Browser, tmp_path: Path
+                                                        ) -> None:
+    """A three-handed declare hand in play, the table having paid Ann 6 of the 6 so far (the
+    rules give Ann and Cy 3 each): the seat showed "stack 104" beside a row whose Final was
+    98 under a "✓ No discrepancy" headline. Now the page says the hand is in play at the top
+    and in the end's heading, each row's Stack now is its seat's (Ann 100 − 2 + 6 = 104,
+    Bob and Cy 100 − 2 = 98), and no row claims to agree."""
+    from cli.main import cli
+    from tests.test_net_as_paid import DECLARE_LINES
+
+    runner = CliRunner()
+    db = str(tmp_path / "d.duckdb")
+    assert runner.invoke(cli, ["--db", db, "hand", "start", "--hand", "d1", "--game", "NT",
+                               "--stakes", "1/2", "--seats", "Ann:100,Bob:100,Cy:100",
+                               "--button", "Cy", "--declare-options", "method=simultaneous"]
+                         ).exit_code == 0
+    out = runner.invoke(cli, ["--db", db, "table", "d1"],
+                        input="".join(f"{a}\n" for a in (*DECLARE_LINES, "pay Ann 6")))
+    assert out.exit_code == 0, out.output
+    page = tmp_path / "d1.html"
+    assert runner.invoke(cli, ["--db", db, "view", "d1", "-o", str(page)]).exit_code == 0
+    d = browser.driver
+    load(d, page)
+    by_id(d, "last").click()
+    assert text(by_id(d, "in-play")) == (
+        "In play: the hand has not ended. What the table has paid so far is not checked "
+        "against the rules until it ends (handledger act d1 end); the balances count only "
+        "what each player has put in so far.")
+    assert text(by_id(d, "end-title")) == "The hand so far (in play, not ended)"
+    assert [text(css(by_id(d, f"seat-{i}"), ".seat-stack")[0]) for i in range(3)] == [
+        "stack 104", "stack 98", "stack 98"]
+    rows = css(d, "table.payouts tbody tr")
+    assert [[text(c) for c in css(r, "th, td")][7:] for r in rows] == [
+        ["in play", "+4", "104"], ["in play", "-2", "98"], ["in play", "-2", "98"]]
+    assert [text(e) for e in css(d, ".version-end .clean")] == []
+    shoot(d, tmp_path, "in-play")

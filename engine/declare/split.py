@@ -232,9 +232,12 @@ def _pay(
     routes: Mapping[str, Route],
 ) -> tuple[dict[str, int], int, list[str]]:
     """Give ``amount`` to the best of ``ranks`` (ties by the table's tie order), then pass a
-    Rule-B swing's chips on to the players who beat him."""
+    Rule-B swing's chips on to the players who beat him: the award line names who is paid
+    (``High 24: P3 is paid the 24 by Rule B, in place of P1 (three of a kind, …), whose swing
+    failed.``), the Rule B line why."""
     won, kept, text = award_direction(table, ranks, amount, low=direction == LOW, what=what)
     won = dict(won)
+    alone = len(won) == 1
     for s in [p for p in won if p in routes and won[p]]:
         chips = won.pop(s)
         lost, takers = routes[s]
@@ -248,6 +251,12 @@ def _pay(
         paid_to = [q for q, c in got.items() if c] or list(takers)
         paid = paid_to[0] if len(paid_to) == 1 else and_list([f"{q} ({got[q]})" for q in paid_to])
         extra = f", {odd_chips(more, table.split.smallest_chip)} carried" if more else ""
+        verb = "is" if len(paid_to) == 1 else "are"
+        if alone:  # "P1 wins 24" named who is not paid
+            text[0] = (f"{what}{paid} {verb} paid the {chips} by Rule B, in place of {s} "
+                       f"({ranks[s].label}), whose swing failed.")
+        else:  # a tie: the swing's part of it goes on
+            text[0] = f"{text[0][:-1]}; {s}'s {chips} {verb} paid to {paid} by Rule B."
         text.append(f"Rule B: {s}'s swing failed, so those {chips} go to {paid}, who beat {s} "
                     f"for {lost}{extra}.")
     return won, kept, text
