@@ -7,13 +7,13 @@ import sys
 import click
 
 from cli import render, text
-from cli.context import Context
+from cli.context import JOBS, Context
 
 
 @click.command()
 @click.option("--hand", multiple=True, help="Replay only this hand (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand.")
-@click.option("--jobs", default=None, type=click.IntRange(min=1),
+@click.option("--jobs", default=None, type=JOBS,
               help="Processes replaying hands (default: one a CPU for every hand of a large "
                    "ledger file, else 1).")
 @click.option("--problems", is_flag=True,

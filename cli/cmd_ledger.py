@@ -13,7 +13,7 @@ import click
 
 from cli import books_text, render, text
 from cli.cmd_checkpoint import check_against, given_key_directory, key_directory, keys_option
-from cli.context import Context, interrupted, one_line
+from cli.context import JOBS, Context, interrupted, one_line
 from ledger.model.errors import LedgerCorrupt
 
 
@@ -38,7 +38,7 @@ def init(obj: Context) -> None:
                    "voids of another ledger), a cash-out (a PokerNow quit) or an amended "
                    "entry, and the --ledger statement. A closed session still takes no hands "
                    "or buy-ins.")
-@click.option("--jobs", default=None, type=click.IntRange(min=1),
+@click.option("--jobs", default=None, type=JOBS,
               help="Worker processes reading and checking a JSON-lines or .phhs file while "
                    "this one appends it (1: none). Default: the CPUs, for JSON-lines files of "
                    "16 MB or more and .phhs files of 500 kB or more.")
@@ -119,7 +119,7 @@ def _signatures(keys_dir: str | None) -> Any:
 @click.command()
 @click.option("--against", default=None, metavar="FILE|POS:HASH",
               help="Also check that the ledger extends these checkpoints.")
-@click.option("--jobs", default=None, type=click.IntRange(min=1),
+@click.option("--jobs", default=None, type=JOBS,
               help="Processes replaying the hands to check the derived tables (default: one "
                    "a CPU for a large ledger file, else 1).")
 @keys_option

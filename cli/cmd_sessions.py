@@ -12,7 +12,7 @@ import click
 
 from cli import render, text
 from cli.cmd_checkpoint import keys_option
-from cli.context import Context
+from cli.context import JOBS, Context
 from cli.names import books_named
 from ledger.model.money import format_money
 
@@ -396,7 +396,7 @@ def player_unalias(obj: Context, alias: str, reason: str, by: str,
                    '"expected", "actual", "message"}], "incomplete_hands": [...] (when any); '
                    '"player" as stored (a PokerNow id), "name" and "message" as the text '
                    'names the player')
-@click.option("--jobs", default=None, type=click.IntRange(min=1),
+@click.option("--jobs", default=None, type=JOBS,
               help="Processes replaying hands when the ledger moved since the last audit "
                    "(default: one a CPU when every hand of a large ledger file is replayed, "
                    "else 1).")

@@ -18,6 +18,12 @@ from ledger.model.errors import LedgerError
 DEFAULT_DB = "handledger.duckdb"
 #: Seconds an open waits for a ledger another process holds (``--wait``; ``--no-wait``: 0).
 DEFAULT_WAIT = 30.0
+#: The most worker processes ``--jobs`` takes: four a CPU of this machine, and never fewer
+#: than 8 (a test machine's ``--jobs 2`` on one CPU). More only fills memory with processes
+#: waiting for a CPU (each loads Python, DuckDB and the engine, about 100 MB).
+MAX_JOBS = max(8, 4 * (os.cpu_count() or 1))
+#: The ``--jobs`` option's type: 1 to :data:`MAX_JOBS`.
+JOBS = click.IntRange(min=1, max=MAX_JOBS)
 
 _at_once = False  # see exit_at_once
 
