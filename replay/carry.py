@@ -359,14 +359,17 @@ def left_to_none_ways(left: tuple[str, int, str | None], closed: bool = False) -
     """The ways forward from chips :func:`left_to_none` found: deal the session's next hand,
     which takes them as dead money, or (chips the hand carries itself) correct or void it;
     of a ``closed`` session, which deals no more hands, the correction or void with
-    ``--closed``."""
+    ``--closed``, and none for chips a voided hand passes on (its void stands, and the hand
+    they came from cannot be voided without it)."""
     hand, _, came = left
     flag = " --closed" if closed else ""
     fix = (f"correct hand {hand} (`handledger correct {hand} …{flag} --reason … --by …`) or "
            f"void it (`handledger void {hand}{flag} --reason … --by …`)")
+    if closed and came:  # neither hand's void nor correction reaches them then
+        return (f"the session deals no more hands, and no correction or void takes back "
+                f"chips the void of hand {hand} passes on")
     if closed:
-        return (fix if not came else f"undo the void of hand {hand} "
-                f"(`handledger undo {hand}{flag} --by …`)") + ", as the session deals no more"
+        return f"{fix}, as the session deals no more hands"
     if came:
         return "deal the session's next hand (it takes them as dead money)"
     return f"deal the session's next hand (it takes them as dead money), or {fix}"

@@ -366,15 +366,15 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
     assert (code, out.splitlines()) == (1, [
         "chip_conservation: hand h1 carried 4 chips to the session's next hand (RULES.md §3.8, "
         "§7.1), but the session closed with no hand that took them: carried chips owed by "
-        "nobody; correct or void hand h1 with --closed (-4) [session sat, hand h1; expected 4, "
-        "actual 0]",
+        "nobody (`handledger settle --session sat` names the ways) (-4) [session sat, hand h1; "
+        "expected 4, actual 0]",
         "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (chip_conservation 1)"])
     code, out, err = user("--db", other, "settle")
     assert (code, out, err.strip()) == (2, "", (
         f"error: cannot settle: {LEFT}: the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; correct hand h1 (`handledger correct h1 … --closed --reason … --by "
         "…`) or void it (`handledger void h1 --closed --reason … --by …`), as the session deals "
-        "no more; settle then"))
+        "no more hands; settle then"))
     assert user("--db", other, "session", "list")[1].split("  ")[-1].strip() == (
         "closed, not settled: hand h1 carries 4 chips to the session's next hand, which it "
         "will never deal (owed by nobody: `handledger settle --session sat` names the ways), "
@@ -384,3 +384,25 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
     assert (code, out.strip()) == (0, "voided hand h1: returned Bob 2, Ann 2; change in net: "
                                       "Bob +2, Ann +2; by the rules: Bob +2, Ann +2")
     assert user("--db", other, "settle")[:2] == (0, "settled: nobody owes anybody\n")
+
+
+def test_chips_a_voided_hand_passes_on_wait_for_the_next_hand_dealt(  # noqa: ANN001
+        user, h2_started) -> None:
+    """h2 took h1's 4 and is voided in play: it passes them on, and the close names it; h3
+    takes them (pot 1 + 2 + 4 = 7) and Ann wins it as Bob folds: Ann -2 + 5 = +3, Bob -2 - 1
+    = -3, and the session closes and settles."""
+    code, out, _ = user("void", "h2", "--reason", "misdeal", "--by", "Dan")
+    assert code == 0 and "the 4 chip(s) carried into it pass on" in out
+    code, out, err = user("session", "close", "sat")
+    assert (code, out, err.strip()) == (2, "", (
+        "error: session sat: hand h2, voided or cut short, passes on the 4 chips hand h1 "
+        "carried into it to the session's next hand, and no later hand took them (RULES.md "
+        "§3.8, §7.1): closed now, they would be owed by nobody and the books could not "
+        "settle; deal the session's next hand (it takes them as dead money), then close; "
+        "nothing written"))
+    _start(user, "h3", "Bob")
+    assert "pot 0: 7 (Ann, Bob)" in user("state", "h3")[1]
+    assert _table(user, "h3", H2) == 0
+    assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
+    assert user("session", "close", "sat")[0] == 0
+    assert user("settle")[1].splitlines()[0] == "Bob pays Ann 3 chips"

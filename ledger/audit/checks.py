@@ -275,7 +275,8 @@ def carried_chips(book: SessionBook) -> list[Finding]:
             "chip_conservation", book.name, source, None, pending, 0,
             f"hand {source} carried {pending} chips to the session's next hand (RULES.md "
             f"§3.8, §7.1), but the session closed with no hand that took them: carried chips "
-            f"owed by nobody; correct or void hand {source} with --closed ({-pending:+d})"))
+            f"owed by nobody (`handledger settle --session {book.name}` names the ways) "
+            f"({-pending:+d})"))
     return out
 
 
