@@ -283,7 +283,9 @@ def standings_text(grid: Any) -> str:
     name no player counted in it, on a row of their own above it (``(seat labels)``: not a
     player, :mod:`ledger.audit.seat_labels`). When the sessions count
     chips of different values, a total column per chip unit (``total 0.25 USD``) and a note
-    saying why (``grid``: :class:`ledger.audit.standings_grid.Standings`)."""
+    saying why (``grid``: :class:`ledger.audit.standings_grid.Standings`); the note
+    ``balances`` gives (:func:`unbalanced_lines`) for chips carried to a session's next hand
+    that no ended hand holds yet, which the sum row lacks."""
     from ledger.audit.money_units import chip_unit_text
 
     decimals, currency = grid.unit
@@ -322,4 +324,6 @@ def standings_text(grid: Any) -> str:
         lines.append(chip_units_note(grid.units, "total", "standings"))
     lines.extend(seat_label_note(grid.seat_labels, summed="row"))
     lines.extend(in_progress_lines(grid.in_progress))
+    # the sum row's chips carried to a next hand, as balances says them
+    lines.extend(unbalanced_lines([u for u in grid.unbalanced if u.get("carried")]))
     return "\n".join(lines)

@@ -50,7 +50,10 @@ def session_open(obj: Context, name: str, day: str | None, chip_value: str,
 @click.pass_obj
 def session_close(obj: Context, name: str) -> None:
     """Close session NAME (no more buy-ins; payments settle it up). It closes even when its
-    audit has findings; a note on stderr then counts them. Then prints the checkpoint of the
+    audit has findings; a note on stderr then counts them. Refused (exit 2, nothing written)
+    while a hand of it is in play, and while its last hand carries chips to the session's
+    next hand (RULES.md §3.8, §7.1) that no hand took: deal that hand, or correct or void the
+    hand that carries them. Then prints the checkpoint of the
     head, which vouches for every row: a file whose blocks or hash chain fail the check
     `verify` makes is refused first (exit 2, nothing written). Of a session closed already
     whose close stopped before writing its checkpoint (LEDGER.checkpoints has none of its
@@ -177,7 +180,10 @@ def session_list(obj: Context, as_json: bool) -> None:
     """Sessions in ledger order with their date, hands (the voided among them apart),
     buy-ins (the retracted among them apart) and state: open, or closed
     and settled, or closed with money still owed after the payments recorded, or never
-    opened (a session only its imported hands name; ``--json``: ``opened`` false)."""
+    opened (a session only its imported hands name; ``--json``: ``opened`` false). A closed
+    session whose last hand carries chips to a next hand it never dealt (RULES.md §3.8,
+    §7.1) is not settled, and says so (``--json``: ``carried_to_none``, ``{"hand",
+    "chips"}``)."""
     from replay.books import session_list as read
 
     out = read(obj.db, note=render.note,
@@ -193,6 +199,11 @@ def session_list(obj: Context, as_json: bool) -> None:
         else:
             state = "closed, settled" if s["settled"] else (
                 f"closed, {format_money(s['owed_minor'], s['decimals'], s['currency'])} owed")
+            if lost := s.get("carried_to_none"):  # nobody owes it: the nets sum short of 0
+                state = (f"closed, not settled: hand {lost['hand']} carries {lost['chips']} "
+                         "chips to the session's next hand, which it will never deal (owed "
+                         f"by nobody: `handledger settle --session {s['session']}` names "
+                         "the ways)")
             if s.get("books_off"):
                 kinds = ", ".join(f"{kind} {n}" for kind, n in s["findings"].items())
                 state += (f", but its audit has {s['books_off']} finding(s) ({kinds}: "

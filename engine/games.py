@@ -207,6 +207,20 @@ def game(code: str) -> Game:
 PHH_CODES = ("NT", "FT", "NS", "PO", "FO/8", "F7S", "F7S/8", "FR", "N2L1D", "F2L3D", "FB")
 
 
+def shown_name(game: Game, declare: Any | None) -> str:
+    """The name a hand of ``game`` is shown by: ``game.name``, but for a declare hand
+    (``declare``: its :class:`ledger.model.events.DeclareOptions`, None for cards speak) of
+    a game whose code names the 8-or-better qualifier (``F7S/8``), whose low the declare
+    options qualify, not the code (RULES.md §3.11, §5: declare default ``none``), the
+    declaration and the qualifier it plays: ``fixed-limit seven-card stud hi-lo declare, no
+    low qualifier`` or ``…, 8-or-better``."""
+    if declare is None or game.evaluation != "hilo8":
+        return game.name
+    base = game.name.removesuffix(" hi-lo 8-or-better")
+    low = "8-or-better" if declare.low_qualifier == "8_or_better" else "no low qualifier"
+    return f"{base} hi-lo declare, {low}"
+
+
 def all_codes() -> list[str]:
     """Every code the engine accepts: each betting letter with each game."""
     return [f"{b}{g}" for g in _GAMES for b in "NPF"]

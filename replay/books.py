@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from ledger.audit import hand_nets, player_balances, settlement, standings_grid
@@ -105,9 +106,9 @@ def balances(path: str, session: str | None, *, money: bool, progress: Progress 
         return books
 
 
-def _carried_aside(ledger: Ledger, books: player_balances.Balances, session: str | None,
-                   money: bool) -> None:
-    """Give each of ``books.unbalanced`` whose sessions hold chips carried to a next hand
+def _carried_aside(ledger: Ledger, books: Any, session: str | None, money: bool) -> None:
+    """Give each of ``books.unbalanced`` (:class:`player_balances.Balances`' or
+    :class:`standings_grid.Standings`') whose sessions hold chips carried to a next hand
     that no ended hand holds yet (:func:`replay.carry.still_carried`, RULES.md §7.1) those
     chips as ``carried`` (chips of its unit; with ``money``, minor units): the nets sum short
     of zero by them until that hand ends."""
@@ -135,14 +136,20 @@ def _carried_aside(ledger: Ledger, books: player_balances.Balances, session: str
 
 def standings(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet,
               opened: Opened | None = None) -> standings_grid.Standings:
-    """The sessions × players grid of nets with totals (:func:`standings_grid.standings`);
-    ``opened`` as :func:`fresh_books`'.
+    """The sessions × players grid of nets with totals (:func:`standings_grid.standings`),
+    its ``unbalanced`` set as :func:`balances` sets it (``carried``: the chips carried to a
+    session's next hand that no ended hand holds yet); ``opened`` as :func:`fresh_books`'.
 
     Raises:
         LedgerError: a hand the rules reject, mixed currencies with ``money``.
     """
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
-        return standings_grid.standings(ledger.connection, money)
+        grid = standings_grid.standings(ledger.connection, money)
+        grid = replace(grid, unbalanced=player_balances.unbalanced(ledger.connection, None,
+                                                                   money))
+        if grid.unbalanced:
+            _carried_aside(ledger, grid, None, money)
+        return grid
 
 
 def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
@@ -159,12 +166,18 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
     (true, only then): the checkpoints file holds no checkpoint of its close, and
     ``close_checkpoint_why`` why: ``stopped`` (its close stopped before writing it), ``no
     file``, ``parted`` (the file holds a checkpoint the ledger does not extend) or ``damaged``
-    (:func:`ledger.store.sidecar.unanchored_closes`)."""
+    (:func:`ledger.store.sidecar.unanchored_closes`); ``carried_to_none`` (only then): of a
+    closed session whose last hand carries chips to a next hand that no hand took, ``{"hand",
+    "chips"}`` (:func:`replay.carry.left_to_none`): what it "owes" is owed by nobody, and
+    ``settled`` is false."""
     from ledger.store.sidecar import unanchored_closes
     from ledger.store.streams import session_summaries
+    from replay.carry import left_to_none
 
     with fresh_books(path, progress=progress, note=note) as ledger:
         out = session_summaries(ledger)
+        lost = {s["session"]: left for s in out
+                if s["closed"] and (left := left_to_none(ledger, s["session"])) is not None}
         closes = unanchored_closes(ledger, path)
         missing = {name for name, _, _ in closes.missing}
         due = settlement.owed(ledger.connection)
@@ -187,6 +200,10 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
         s["owed_minor"] = due.get(s["session"], 0)
         s["decimals"], s["currency"] = units.get(s["session"], (0, None))
         s["settled"] = s["closed"] and not s["owed_minor"]
+        if s["session"] in lost:
+            hand, chips, _ = lost[s["session"]]
+            s["carried_to_none"] = {"hand": hand, "chips": chips}
+            s["settled"] = False
         if s["session"] in missing:
             s["close_checkpoint_missing"] = True
             s["close_checkpoint_why"] = closes.why
@@ -204,9 +221,12 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     :func:`fresh_books`'.
 
     Raises:
-        LedgerError: the nets do not sum to zero; NotFound: no such session.
+        LedgerError: the nets do not sum to zero (chips carried to a next hand that no hand
+            took: naming the hand and the chips, :func:`_no_chips_left_to_none`); NotFound:
+            no such session.
     """
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
+        _no_chips_left_to_none(ledger, session)
         if session is None:
             settled = settlement.settlement_by_session(ledger.connection)
         else:
@@ -218,6 +238,29 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     for line in _unbalanced_lines(found):
         unbalanced(line)
     return settled
+
+
+def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:
+    """Refuse to settle ``session`` (None: every session) while a session's last hand carries
+    chips to a next hand that no hand took (:func:`replay.carry.left_to_none`): its players'
+    nets sum to minus those chips, owed by nobody, until a hand takes them.
+
+    Raises:
+        LedgerError: naming the session, the hand, the chips and the ways forward.
+    """
+    from replay.carry import left_to_none, left_to_none_text, left_to_none_ways
+
+    for name, closed in ledger.connection.execute(
+            "SELECT session, coalesce(closed, false) FROM session_book WHERE session IS NOT"
+            " NULL AND ($1 IS NULL OR session = $1) ORDER BY ord", [session]).fetchall():
+        left = left_to_none(ledger, name)
+        if left is not None:
+            until = (", owed by nobody: the session is closed" if closed else
+                     " until a hand takes them")
+            raise LedgerError(
+                f"cannot settle: {left_to_none_text(name, left)}: the players' nets sum to "
+                f"{-left[1]:+d} chips{until}; {left_to_none_ways(left, bool(closed))}; "
+                "settle then")
 
 
 def _unbalanced_lines(findings: list[Any]) -> list[str]:
@@ -285,7 +328,9 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
     with ``keys`` (a :class:`ledger.store.keys.KeyStore`) last a ``signature`` finding per
     signed correction or void whose signature fails against it
     (:func:`ledger.audit.signatures.signature_findings`: they depend on the key directory, so
-    the derived tables do not keep them). ``opened`` as :func:`fresh_books`'.
+    the derived tables do not keep them). A ``note`` names the chips an open session carries
+    to a next hand that no hand took (:func:`_carried_notes`). ``opened`` as
+    :func:`fresh_books`'.
 
     Raises:
         NotFound: no such session; LedgerError: a damaged public key file.
@@ -301,7 +346,27 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
             for check in REGISTRY if check.on_request for f in check.run(book)]
         if keys is not None:
             extra += signature_findings(ledger, keys, chip_of=session_chips(ledger))
-    return report, _of_session(report, report.findings + extra, session)
+        found = _of_session(report, report.findings + extra, session)
+        _carried_notes(ledger, session, note)
+    return report, found
+
+
+def _carried_notes(ledger: Ledger, session: str | None, note: Note) -> None:
+    """A ``note`` per open session (``session``, or every one) whose last hand carries chips
+    to a next hand that no hand took (:func:`replay.carry.left_to_none`): no finding while
+    the session is open (the next hand takes them as it starts), but its players' nets sum to
+    minus those chips until then, and it cannot settle or close. A closed one is a
+    ``chip_conservation`` finding (:func:`ledger.audit.checks.carried_chips`)."""
+    from replay.carry import left_to_none, left_to_none_text, left_to_none_ways
+
+    for (name,) in ledger.connection.execute(
+            "SELECT session FROM session_book WHERE session IS NOT NULL AND NOT closed"
+            " AND ($1 IS NULL OR session = $1) ORDER BY ord", [session]).fetchall():
+        left = left_to_none(ledger, name)
+        if left is not None:
+            note(f"note: {left_to_none_text(name, left)}: no finding while the session is "
+                 f"open, but its players' nets sum to {-left[1]:+d} chips until a hand takes "
+                 f"them, and it cannot settle or close; {left_to_none_ways(left)}")
 
 
 def _of_session(report: AuditReport, found: list[Any], session: str | None) -> list[Any]:

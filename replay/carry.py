@@ -258,13 +258,18 @@ def later_hand(ledger: Any, hand: str, session: str | None) -> str | None:
 
 
 def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: Any,
-               doing: str) -> None:
+               doing: str, *, way: bool = False) -> None:
     """Refuse a change of ``hand`` (``doing``: ``"correcting hand h1"``) from ``before`` to
     ``after`` (:class:`replay.hand_replay.HandReplay` each) that changes the chips it leaves to the
     session's next hand (:func:`leaves`) once a later hand of the session has started: that
     hand took what it carried as it started (its ``carry_over`` in), or started without
     anything from it, and neither can change (RULES.md §3.8, §7.1), so the chips would be
     counted twice or lost to the books.
+
+    ``way``: the refusal names the way through that the ledger takes (a correction or an
+    undo): the void of the hand in one write with every hand that took its chips (the void of
+    a later hand alone passes them on and keeps them out of reach, RULES.md §7.1), or, none
+    taken, of the hand alone, and the hands recorded again as new hands.
 
     Raises:
         IllegalAction: naming both amounts and the later hand (nothing written).
@@ -280,7 +285,24 @@ def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: 
     raise IllegalAction(
         f"{doing} changes the chips it carries to the session's next hand from {was} to "
         f"{now}, and {took} (RULES.md §3.8, §7.1): the chips would be counted twice or lost; "
-        "nothing written", hand=hand)
+        f"nothing written{_void_through(ledger, hand) if way else ''}", hand=hand)
+
+
+def _void_through(ledger: Any, hand: str) -> str:
+    """The way through :func:`carry_kept` names: ``void`` of ``hand`` with every hand that
+    took the chips it carried (:func:`taken_by`, followed while each passes them on), in one
+    write, then the hands recorded again."""
+    chain = [hand]
+    while len(chain) < 50 and (taker := taken_by(ledger, chain[-1])) is not None:
+        chain.append(taker)
+    if len(chain) == 1:
+        return (f"; void it instead (`handledger void {hand} --reason … --by …`) and record it "
+                "again as a new hand")
+    others = ", ".join(chain[1:])
+    return (f"; void it with hand{'s' if len(chain) > 2 else ''} {others}, which took its "
+            f"chips, in one write (`handledger void {' '.join(chain)} --reason … --by …`) and "
+            "record them again as new hands (the void of a later hand alone passes the chips "
+            "on)")
 
 
 
@@ -301,3 +323,53 @@ def still_carried(ledger: Any, session: str, in_play: Sequence[str] = ()) -> int
         if brought_in(events):
             chips += events[1].amount
     return chips
+
+
+def left_to_none(ledger: Any, session: str) -> tuple[str, int, str | None] | None:
+    """``(hand, chips, came_from)``: the chips the session's last hand leaves to a next hand
+    that the session does not hold yet (RULES.md §3.8, §7.1; :func:`unclaimed`), ``came_from``
+    the hand they came from when the last hand is voided or cut short and passes on chips
+    carried into it (None when it carries them itself); None when it leaves none. Until a
+    hand takes them, the players' nets of the session sum to minus these chips."""
+    hands = ledger.streams(kind="hand", session=session)
+    if not hands:
+        return None
+    last = hands[-1]
+    if not may_pass_on([row.event for row in ledger.read(last, upto=2)]):
+        return None
+    events = [row.event for row in ledger.read(last)]
+    chips, passed = _leaves(events)
+    if not chips:
+        return None
+    return last, chips, events[1].other_hand if passed else None
+
+
+def left_to_none_text(session: str, left: tuple[str, int, str | None]) -> str:
+    """What :func:`left_to_none` found, in words: the hand, its chips and where they came
+    from, for a refusal to go on with (``session co: hand c1 carries 20 chips …``)."""
+    hand, chips, came = left
+    many = f"{chips} chip{'s' if chips != 1 else ''}"
+    held = (f"hand {hand}, voided or cut short, passes on the {many} hand {came} carried "
+            "into it" if came else f"hand {hand} carries {many}")
+    return (f"session {session}: {held} to the session's next hand, and no later hand took "
+            "them (RULES.md §3.8, §7.1)")
+
+
+def left_to_none_ways(left: tuple[str, int, str | None], closed: bool = False) -> str:
+    """The ways forward from chips :func:`left_to_none` found: deal the session's next hand,
+    which takes them as dead money, or (chips the hand carries itself) correct or void it;
+    of a ``closed`` session, which deals no more hands, the correction or void with
+    ``--closed``, and none for chips a voided hand passes on (its void stands, and the hand
+    they came from cannot be voided without it)."""
+    hand, _, came = left
+    flag = " --closed" if closed else ""
+    fix = (f"correct hand {hand} (`handledger correct {hand} …{flag} --reason … --by …`) or "
+           f"void it (`handledger void {hand}{flag} --reason … --by …`)")
+    if closed and came:  # neither hand's void nor correction reaches them then
+        return (f"the session deals no more hands, and no correction or void takes back "
+                f"chips the void of hand {hand} passes on")
+    if closed:
+        return f"{fix}, as the session deals no more hands"
+    if came:
+        return "deal the session's next hand (it takes them as dead money)"
+    return f"deal the session's next hand (it takes them as dead money), or {fix}"

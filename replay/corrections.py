@@ -191,7 +191,7 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
         from replay.carry import carry_kept
         from replay.payout_rules import payouts_of_carried_kept
 
-        carry_kept(ledger, hand, rows[0].session, before, after, doing)
+        carry_kept(ledger, hand, rows[0].session, before, after, doing, way=True)
         payouts_of_carried_kept(hand, events, correction, doing)
     if not closed and before is not None:
         if not before.discrepancies and after.discrepancies:

@@ -28,6 +28,7 @@ from typing import Any
 from engine.awards import pot_name
 from engine.betting import bet_word
 from engine.errors import IllegalAction
+from engine.games import shown_name
 from engine.notation import format_amount, to_action
 from engine.settle import settle
 from engine.state import HandState
@@ -316,7 +317,8 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool
     if broken is None and state.status == "complete":
         paid_otherwise = _paid_otherwise(state, started, corrected)
     return HandSteps(
-        hand=started.hand, game=started.game, game_name=state.game.name, button=started.button,
+        hand=started.hand, game=started.game,
+        game_name=shown_name(state.game, started.options.declare), button=started.button,
         starting=tuple((s.player, s.stack) for s in started.seats), corrected=corrected,
         decimals=started.unit.decimals, board_cards=state.game.board_count,
         steps=tuple(steps), broken=broken, paid_otherwise=paid_otherwise,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.awards import pot_name
+from engine.games import shown_name
 from engine.notation import format_amount
 from engine.state import HandState
 
@@ -20,7 +21,8 @@ _FORCED = {"ante": "an ante", "small_blind": "the small blind", "big_blind": "th
 def started_words(state: HandState) -> str:
     s = state.started
     button = f", button {s.button}" if s.button else ""
-    return f"hand {s.hand} starts: {state.game.name}{button}, {len(s.seats)} players"
+    name = shown_name(state.game, s.options.declare)
+    return f"hand {s.hand} starts: {name}{button}, {len(s.seats)} players"
 
 
 class Before:

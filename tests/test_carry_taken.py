@@ -107,13 +107,39 @@ def test_a_correction_of_what_a_taken_carry_was_is_refused(user, h2_started) -> 
     said = ("error: hand h1: correcting hand h1 changes the chips it carries to the session's "
             "next hand from 4 to 0, and hand h2 took the 4 as it started (RULES.md §3.8, "
             "§7.1): the chips would be counted twice or lost; nothing written")
+    way = ("; void it with hand h2, which took its chips, in one write (`handledger void h1 h2 "
+           "--reason … --by …`) and record them again as new hands (the void of a later hand "
+           "alone passes the chips on)")
     for command in (("correct", "h1", "--replace", "18", "Bob dcl low", "--reason", "x",
                      "--by", "Dan"), ("whatif", "h1", "--replace", "18", "Bob dcl low")):
         code, out, err = user(*command)
-        assert (code, out, err.strip()) == (2, "", said if command[0] == "correct" else said
-                                            .replace("correcting hand h1", "what-if of hand h1")
+        assert (code, out, err.strip()) == (2, "", said + way if command[0] == "correct" else
+                                            said.replace("correcting hand h1",
+                                                         "what-if of hand h1")
                                             .replace("; nothing written", ""))
     assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
+    assert user("audit")[1].startswith("audit clean: 2 hand(s) in 1 session(s)")
+    # the way it names: h2's void alone passes the 4 on, and the correction stays refused
+    code, out, _ = user("void", "h2", "--reason", "x", "--by", "Dan")
+    assert code == 0 and "the 4 chip(s) carried into it pass on" in out
+    code, _, err = user("correct", "h1", "--replace", "18", "Bob dcl low", "--reason", "x",
+                        "--by", "Dan")
+    assert (code, err.strip()) == (2, said + way)
+
+
+def test_the_way_through_a_refused_correction_voids_both_hands(user, h2_started) -> None:  # noqa: ANN001
+    """The void of h1 and h2 in one write that the refusal names gives every chip back: Ann
+    her 2 of h1 and 2 of h2, Bob his 2 of h1 and 1 of h2; the 4 carried go to nobody."""
+    assert _table(user, "h2", H2) == 0
+    code, out, err = user("void", "h1", "h2", "--reason", "typed wrong", "--by", "Dan")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "voided hand h1: returned Bob 2, Ann 2; change in net: Bob +2, Ann +2; by the rules: "
+        "Bob +2, Ann +2",
+        "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -5, Bob +1; by the rules: "
+        "Ann -5, Bob +1"]
+    assert _nets(user) == [["Ann", "0"], ["Bob", "0"]]
+    assert "sum to" not in user("balances")[1]
     assert user("audit")[1].startswith("audit clean: 2 hand(s) in 1 session(s)")
 
 
@@ -130,7 +156,16 @@ def test_a_hand_that_carried_nothing_cannot_be_made_to_carry_once_the_next_start
     assert code == 2 and err.strip() == (
         "error: hand h1: correcting hand h1 changes the chips it carries to the session's next "
         "hand from 0 to 4, and hand h2, the session's next hand, started without them "
-        "(RULES.md §3.8, §7.1): the chips would be counted twice or lost; nothing written")
+        "(RULES.md §3.8, §7.1): the chips would be counted twice or lost; nothing written; "
+        "void it instead (`handledger void h1 --reason … --by …`) and record it again as a "
+        "new hand")
+    code, out, err = user("void", "h1", "--reason", "x", "--by", "Dan")  # the way it names
+    assert (code, err) == (0, "")
+    assert out.splitlines()[:3] == [  # h2 was started with stacks h1 paid out: now 100 each
+        "voided hand h1: returned Bob 2, Ann 2; change in net: Bob -2, Ann +2; by the rules: "
+        "Bob -2, Ann +2",
+        "  warning: hand h2 starts Ann with 98, the corrected final stack is 100 (was 98)",
+        "  warning: hand h2 starts Bob with 98, the corrected final stack is 100 (was 102)"]
 
 
 def test_a_correction_before_the_next_hand_moves_the_carry_with_it(user, played) -> None:  # noqa: ANN001
@@ -263,3 +298,111 @@ def test_an_imported_carry_over_in_from_a_hand_held_nowhere_is_refused(  # noqa:
     assert user("--db", str(other), "import", str(export))[0] == 0
     code, out, _ = user("--db", str(other), "state", "h2")
     assert "pot 0: 7 (Ann, Bob)" in out
+
+
+WAYS = ("deal the session's next hand (it takes them as dead money), or correct hand h1 "
+        "(`handledger correct h1 … --reason … --by …`) or void it (`handledger void h1 "
+        "--reason … --by …`)")
+LEFT = ("session sat: hand h1 carries 4 chips to the session's next hand, and no later hand "
+        "took them (RULES.md §3.8, §7.1)")
+
+
+def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # noqa: ANN001
+        user, played) -> None:
+    """h1 carries its 4 and the session deals no other hand: Ann -2, Bob -2, sum -4. The
+    close and settle are refused naming h1 and the 4, the audit is clean with a note, and
+    standings say what balances say; h2 takes the 4 (Ann +5, Bob -1: Ann +3, Bob -3), and
+    the session closes and settles: Bob pays Ann 3."""
+    code, out, err = user("session", "close", "sat")
+    assert (code, out, err.strip()) == (2, "", (
+        f"error: {LEFT}: closed now, they would be owed by nobody and the books could not "
+        f"settle; {WAYS}, then close; nothing written"))
+    assert user("session", "list")[1].split()[-1] == "open"
+    code, out, err = user("settle")
+    assert (code, out, err.strip()) == (2, "", (
+        f"error: cannot settle: {LEFT}: the players' nets sum to -4 chips until a hand takes "
+        f"them; {WAYS}; settle then"))
+    assert user("standings")[1].splitlines() == [
+        "player            sat        total",
+        "Ann                -2           -2",
+        "Bob                -2           -2",
+        "(sum)              -4           -4",
+        "note: the players' nets sum to -4 chips, not 0: chips carried to the session's next "
+        "hand (RULES.md §3.8, §7.1), counted once the hand that takes them ends; `handledger "
+        "state HAND` names them"]
+    code, out, err = user("audit")
+    assert (code, out.strip(), err.strip()) == (0, (
+        "audit clean: 1 hand(s) in 1 session(s); every chip adds up in the books as stored "
+        "(the hash chain not checked: `handledger verify`)"), (
+        f"note: {LEFT}: no finding while the session is open, but its players' nets sum to -4 "
+        f"chips until a hand takes them, and it cannot settle or close; {WAYS}"))
+    _start(user, "h2", "Bob")
+    assert _table(user, "h2", H2) == 0
+    assert user("audit")[2] == ""
+    assert user("session", "close", "sat")[0] == 0
+    code, out, _ = user("settle")  # (its note: no cash-out is recorded)
+    assert (code, out.splitlines()[0]) == (0, "Bob pays Ann 3 chips")
+
+
+def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: ANN001
+        user, tmp_path: Path, played) -> None:
+    """A file closes the session after h1, Ann and Bob cashing out 98 each (the close here
+    refuses it): the audit finds the 4
+    carried to no hand, settle names them and the ways a closed session has, the list says
+    it is not settled; h1's void with --closed gives back Ann's 2 and Bob's 2."""
+    export = tmp_path / "all.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    rows = export.read_text().splitlines()
+    closing = [f'{{"session":"sat","seq":{seq},"event":{{"chips":98,"player":"{who}",'
+               '"schema_version":1,"type":"cash_out"}}' for seq, who in ((4, "Ann"), (5, "Bob"))]
+    closing.append('{"session":"sat","seq":6,"event":{"schema_version":1,'
+                   '"type":"session_closed"}}')
+    closed = tmp_path / "closed.jsonl"
+    closed.write_text("\n".join([*rows, *closing]) + "\n")
+    other = str(tmp_path / "other.duckdb")
+    code, _, err = user("--db", other, "import", str(closed))
+    assert code == 0, err
+    code, out, _ = user("--db", other, "audit")
+    assert (code, out.splitlines()) == (1, [
+        "chip_conservation: hand h1 carried 4 chips to the session's next hand (RULES.md §3.8, "
+        "§7.1), but the session closed with no hand that took them: carried chips owed by "
+        "nobody (`handledger settle --session sat` names the ways) (-4) [session sat, hand h1; "
+        "expected 4, actual 0]",
+        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (chip_conservation 1)"])
+    code, out, err = user("--db", other, "settle")
+    assert (code, out, err.strip()) == (2, "", (
+        f"error: cannot settle: {LEFT}: the players' nets sum to -4 chips, owed by nobody: the "
+        "session is closed; correct hand h1 (`handledger correct h1 … --closed --reason … --by "
+        "…`) or void it (`handledger void h1 --closed --reason … --by …`), as the session deals "
+        "no more hands; settle then"))
+    assert user("--db", other, "session", "list")[1].split("  ")[-1].strip() == (
+        "closed, not settled: hand h1 carries 4 chips to the session's next hand, which it "
+        "will never deal (owed by nobody: `handledger settle --session sat` names the ways), "
+        "but its audit has 1 finding(s) (chip_conservation 1: `handledger audit --session "
+        "sat`)")
+    code, out, _ = user("--db", other, "void", "h1", "--closed", "--reason", "x", "--by", "Dan")
+    assert (code, out.strip()) == (0, "voided hand h1: returned Bob 2, Ann 2; change in net: "
+                                      "Bob +2, Ann +2; by the rules: Bob +2, Ann +2")
+    assert user("--db", other, "settle")[:2] == (0, "settled: nobody owes anybody\n")
+
+
+def test_chips_a_voided_hand_passes_on_wait_for_the_next_hand_dealt(  # noqa: ANN001
+        user, h2_started) -> None:
+    """h2 took h1's 4 and is voided in play: it passes them on, and the close names it; h3
+    takes them (pot 1 + 2 + 4 = 7) and Ann wins it as Bob folds: Ann -2 + 5 = +3, Bob -2 - 1
+    = -3, and the session closes and settles."""
+    code, out, _ = user("void", "h2", "--reason", "misdeal", "--by", "Dan")
+    assert code == 0 and "the 4 chip(s) carried into it pass on" in out
+    code, out, err = user("session", "close", "sat")
+    assert (code, out, err.strip()) == (2, "", (
+        "error: session sat: hand h2, voided or cut short, passes on the 4 chips hand h1 "
+        "carried into it to the session's next hand, and no later hand took them (RULES.md "
+        "§3.8, §7.1): closed now, they would be owed by nobody and the books could not "
+        "settle; deal the session's next hand (it takes them as dead money), then close; "
+        "nothing written"))
+    _start(user, "h3", "Bob")
+    assert "pot 0: 7 (Ann, Bob)" in user("state", "h3")[1]
+    assert _table(user, "h3", H2) == 0
+    assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
+    assert user("session", "close", "sat")[0] == 0
+    assert user("settle")[1].splitlines()[0] == "Bob pays Ann 3 chips"

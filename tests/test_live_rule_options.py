@@ -394,3 +394,103 @@ def test_a_bad_option_writes_nothing_in_a_ledger(tmp_path: Path) -> None:
     assert handledger(db, *START, "--hand", "g2", "--split-options", "low_qualifier=9") == (
         2, "", "error: --split-options: low_qualifier takes 8_or_better or none, not '9'\n")
     assert events(db) == before
+
+
+# F7S/8 as a declare hand, antes 1, bring-in 1, bets 2/4: Bob brings in, Ann calls (pot 4),
+# and both check to the end. Ann KsKdKc 2h 3h 4h 5c (three kings) declares high; Bob 9s9dTc
+# Jh Qh Ah 6c declares low: his best low is J-T-9-6-A, no 8-or-better low.
+STUD8 = ("--game", "F7S/8", "--antes", "1", "--bring-in", "1", "--small-bet", "2",
+         "--big-bet", "4", "--seats", "Ann:100,Bob:100")
+STUD8_ACTIONS = [
+    "d dh Ann KsKdKc", "d dh Bob 9s9dTc", "Bob pb", "Ann cc", "d dh Ann 2h", "d dh Bob Jh",
+    "Ann cc", "Bob cc", "d dh Ann 3h", "d dh Bob Qh", "Ann cc", "Bob cc", "d dh Ann 4h",
+    "d dh Bob Ah", "Bob cc", "Ann cc", "d dh Ann 5c", "d dh Bob 6c", "Bob cc", "Ann cc",
+    "Ann dcl high", "Bob dcl low", "Ann sm KsKdKc2h3h4h5c", "Bob sm 9s9dTcJhQhAh6c", "end"]
+QUALIFIER_NOTE = (
+    "note: F7S/8 names the 8-or-better qualifier, but --declare-options gives no "
+    "low_qualifier, so this declare hand's low needs no qualifying low (low_qualifier = none, "
+    "the declare default: RULES.md §3.11, §5); give low_qualifier=8_or_better in "
+    "--declare-options for an 8-or-better low\n")
+
+
+def _header(db: Path, out: Path, hand: str) -> str:
+    """The game line under the title of ``hand``'s page in ``report``."""
+    assert handledger(db, "report", str(out))[0] == 0
+    page = (out / "hands" / f"{hand}.html").read_text()
+    return next(line.strip() for line in page.splitlines() if "(F7S/8) ·" in line)
+
+
+def test_a_declare_hand_of_an_eight_or_better_game_takes_no_qualifier_unless_told(
+        tmp_path: Path) -> None:
+    """RULES.md §5's declare default stands whatever the game's code names: ``hand start``
+    says so in a note and the page names the game as played. Without a qualifier Bob's
+    J-T-9-6-A takes the low half, 2 of the 4; with low_qualifier=8_or_better he has no low,
+    and Ann's kings scoop the 4."""
+    db = tmp_path / "d.duckdb"
+    assert handledger(db, "hand", "start", "--hand", "z1", *STUD8, "--declare-options",
+                      "method=simultaneous") == (0, "z1\n", QUALIFIER_NOTE)
+    assert _table(db, "z1", STUD8_ACTIONS)[-1] == "28 hand_ended; hand complete"
+    assert _pot_line(db, "z1") == (
+        "Main pot 4 (Ann, Bob): declared Ann high, Bob low. Main pot: Split high/low. Main "
+        "pot: High 2: Ann wins 2 with three of a kind, kings, 5-4 kickers. Main pot: Low 2: "
+        "Bob wins 2 with J-T-9-6-A low.")
+    assert _header(db, tmp_path / "site", "z1") == (
+        "fixed-limit seven-card stud hi-lo declare, no low qualifier (F7S/8) · fixed limit, "
+        "ante 1, bring-in 1, bets 2/4")
+    other = tmp_path / "e.duckdb"
+    assert handledger(other, "hand", "start", "--hand", "z1", *STUD8, "--declare-options",
+                      "method=simultaneous,low_qualifier=8_or_better") == (0, "z1\n", "")
+    assert _table(other, "z1", STUD8_ACTIONS)[-1] == "28 hand_ended; hand complete"
+    assert _pot_line(other, "z1") == (
+        "Main pot 4 (Ann, Bob): declared Ann high, Bob low. Main pot: Bob has no qualifying "
+        "low and so no part in the low. Main pot: No low declarer is left, so the high "
+        "declarers play for the whole pot. Main pot: Ann wins 4 with three of a kind, kings, "
+        "5-4 kickers.")
+    assert _header(other, tmp_path / "site8", "z1") == (
+        "fixed-limit seven-card stud hi-lo declare, 8-or-better (F7S/8) · fixed limit, ante 1, "
+        "bring-in 1, bets 2/4")
+    assert handledger(tmp_path / "f.duckdb", "hand", "start", "--hand", "z1", *STUD8,
+                      "--declare-options", "method=simultaneous,low_qualifier=none") == (
+        0, "z1\n", "")  # said: no note
+
+
+def test_an_import_warns_of_a_declare_hand_of_an_eight_or_better_game_alike(
+        tmp_path: Path) -> None:
+    """The same hand as PHH, its ``_declare`` giving no low_qualifier: stored with none, a
+    warning naming the ``_declare`` line; imported again, nothing more. Its own export,
+    which writes every declare option, imports with no warning."""
+    db = tmp_path / "d.duckdb"
+    assert handledger(db, "hand", "start", "--hand", "z1", *STUD8, "--declare-options",
+                      "method=simultaneous,low_qualifier=none")[0] == 0
+    assert _table(db, "z1", STUD8_ACTIONS)[-1] == "28 hand_ended; hand complete"
+    export = tmp_path / "z1.phh"
+    assert handledger(db, "export", "--format", "phh", "z1", "-o", str(export))[0] == 0
+    text = export.read_text()
+    assert handledger(tmp_path / "e.duckdb", "import", str(export)) == (
+        0, "imported 1 hand(s) (28 events) from 1 file(s); 0 already in the ledger; "
+        "0 rejected\n", "")
+    lines = [line for line in text.splitlines() if not line.startswith("_hand_id")]
+    at = next(i for i, line in enumerate(lines) if line.startswith("_declare"))
+    lines[at] = "_declare = { method = 'simultaneous' }"
+    bare = tmp_path / "bare.phh"
+    bare.write_text("\n".join(lines) + "\n")
+    other = tmp_path / "f.duckdb"
+    code, out, err = handledger(other, "import", str(bare))
+    con = duckdb.connect(str(other), read_only=True)
+    try:  # the hand's id, of its content (the file gives none)
+        (hand,) = con.execute("SELECT DISTINCT hand_id FROM events").fetchone()
+    finally:
+        con.close()
+    assert (code, out, err) == (
+        0, "imported 1 hand(s) (28 events) from 1 file(s); 0 already in the ledger; "
+        "0 rejected; 1 warning(s) about hands stored\n",
+        f"warning: {bare}:{at + 1}: hand {hand}: F7S/8 names the 8-or-better qualifier, but "
+        "_declare gives no low_qualifier, so this declare hand's low needs no qualifying low "
+        "(low_qualifier = none, the declare default: RULES.md §3.11, §5); give "
+        "_declare.low_qualifier = '8_or_better' for an 8-or-better low (stored as its options "
+        "say)\n")
+    assert _options(other, hand)["declare"]["low_qualifier"] == "none"  # type: ignore[index]
+    assert _pot_line(other, hand).endswith("Main pot: Low 2: Bob wins 2 with J-T-9-6-A low.")
+    assert handledger(other, "import", str(bare)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 rejected"
+        "\n", "")

@@ -273,8 +273,10 @@ def carried_chips(book: SessionBook) -> list[Finding]:
     if book.closed and pending:
         out.append(Finding(
             "chip_conservation", book.name, source, None, pending, 0,
-            f"hand {source} carried {pending} chips out but the session closed without a "
-            f"hand that brings them in ({-pending:+d})"))
+            f"hand {source} carried {pending} chips to the session's next hand (RULES.md "
+            f"§3.8, §7.1), but the session closed with no hand that took them: carried chips "
+            f"owed by nobody (`handledger settle --session {book.name}` names the ways) "
+            f"({-pending:+d})"))
     return out
 
 

@@ -80,8 +80,9 @@ from ledger.store.duck import duckdb, present_tables
 #: words kept in ``hands.notes`` (an unreplayable hand's reason, a short raise's note) say
 #: bet, raise or complete as poker does, and a draw waiting for its replacement cards names
 #: them; 27: ``player_nicknames`` leaves out a name ``player unalias`` ended, as
-#: :func:`ledger.audit.books.platform_nicknames` reads it: forces a rebuild.
-DERIVED_VERSION = "27"
+#: :func:`ledger.audit.books.platform_nicknames` reads it: forces a rebuild; 28: a closed
+#: session's chips carried to no hand are said as carried chips owed by nobody.
+DERIVED_VERSION = "28"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

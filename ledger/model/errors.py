@@ -130,6 +130,16 @@ class StacksNotLeft(StoredFinding):
     stored = "stored as its winnings pay it"
 
 
+class DefaultTaken(StoredFinding):
+    """A hand stored as its file's options say, taking a default a reader of its game's code
+    may not expect (a declare hand of ``F7S/8`` whose ``_declare`` gives no
+    ``low_qualifier``: none, RULES.md §3.11, §5): a warning naming the option, no finding of
+    the audit (nothing about it is wrong)."""
+
+    #: the end of its warning line (:func:`replay.ingest.write_lines.warning_line`)
+    stored = "stored as its options say"
+
+
 class RepeatedHand(MalformedInput):
     """Another copy of a hand that the same file gave earlier, with other text (a PokerStars
     hand number met twice): this copy is refused, a rejected hand of its own, whatever

@@ -180,6 +180,21 @@ def unread_low_half(keys: Iterable[str], *, game: str, hilo: bool, declare: str 
     return f"{unread[0]} splits a cards-speak high-low pot (RULES.md §2), and {why}"
 
 
+def qualifier_unsaid(keys: Iterable[str], *, game: str, hilo: bool, declare: str,
+                     eight: str) -> str | None:
+    """Why a declare hand of ``game`` may not play the low its code names, or None: a game
+    whose code names the 8-or-better qualifier (``hilo``: :attr:`engine.games.Game.hilo`,
+    ``F7S/8``) dealt as a declare hand whose options (``keys``, given in ``declare``:
+    ``"--declare-options"``, ``"_declare"``) do not give ``low_qualifier`` takes the declare
+    default, none (RULES.md §3.11, §5; FORMATS.md ``_declare``), for ``hand start``'s note and
+    a PHH import's warning alike; ``eight`` says how to give 8-or-better there."""
+    if not hilo or "low_qualifier" in keys:
+        return None
+    return (f"{game} names the 8-or-better qualifier, but {declare} gives no low_qualifier, "
+            "so this declare hand's low needs no qualifying low (low_qualifier = none, the "
+            f"declare default: RULES.md §3.11, §5); {eight} for an 8-or-better low")
+
+
 class DeclareOptions(_Model):
     """High-low declaration options (RULES.md §3, §5; FORMATS.md ``_declare``)."""
 

@@ -136,6 +136,19 @@ def parse_declare(text: str | None) -> ev.DeclareOptions | None:
     return _options(ev.DeclareOptions, values, "--declare-options")
 
 
+def qualifier_unsaid_live(spec: LiveHand) -> str | None:
+    """Why the declare hand ``spec`` starts (checked already: :func:`build_started`) plays
+    no low qualifier though its game's code names 8-or-better, or None
+    (:func:`ledger.model.events.qualifier_unsaid`; RULES.md §3.11, §5)."""
+    if spec.declare is None:
+        return None
+    from engine.games import game
+
+    return ev.qualifier_unsaid(key_values(spec.declare, "--declare-options"), game=spec.game,
+                               hilo=game(spec.game).hilo, declare="--declare-options",
+                               eight="give low_qualifier=8_or_better in --declare-options")
+
+
 def parse_split(text: str | None, tie_order: str, *, game: str, hilo: bool,
                 declare: bool) -> ev.SplitOptions:
     """``"odd_chip_tie_order=card_by_suit,odd_chip_between_halves=low_if_low_quartered"`` →

@@ -24,7 +24,7 @@ from ledger.model.names import (
 )
 from replay import carry
 from replay.live.continuity import not_in_play, stacks_not_followed
-from replay.live.spec import LiveHand, build_started
+from replay.live.spec import LiveHand, build_started, qualifier_unsaid_live
 
 
 def _session_id(hand: str) -> LedgerError:
@@ -66,7 +66,9 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     (:func:`stacks_not_followed`): the hand is still started, buy-ins being book entries, and
     the audit's stack continuity names the difference. In a session of PokerNow ids, a seat
     (and the button) may name the player as the reads show him: he is seated by his id
-    (:func:`replay.seat_names.seated_by_id`).
+    (:func:`replay.seat_names.seated_by_id`). A declare hand of a game whose code names the
+    8-or-better qualifier, its ``--declare-options`` giving no ``low_qualifier``, gets a
+    ``note:`` line saying its low needs none (:func:`qualifier_unsaid_live`).
 
     Raises:
         ChainBroken: the chain's tail fails the check its append makes
@@ -127,6 +129,8 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
                      f"{shown(seat.player)}'s buy-ins in session {session} come to {bought}")
         for line in stacks_not_followed(ledger, session, started, played, names, shown):
             note(line)
+    if (unsaid := qualifier_unsaid_live(spec)) is not None:
+        note(f"note: {unsaid}")
     return hand
 
 

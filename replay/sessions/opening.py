@@ -235,11 +235,14 @@ def close_session(ledger: Any, name: str) -> tuple[int, int, bool] | None:
             closing would change nothing), or that file holds a checkpoint the ledger does
             not extend or a damaged line (naming it: no checkpoint is taken over it), or a
             hand of it is in play (naming the first, how many more, and how to end or void
-            it); ChainBroken, LedgerCorrupt: the chain breaks (naming the first bad
-            position), a block fails its checksum.
+            it), or its last hand carries chips to a next hand that no hand took (naming the
+            hand, the chips and the ways forward: :func:`replay.carry.left_to_none`);
+            ChainBroken, LedgerCorrupt: the chain breaks (naming the first bad position), a
+            block fails its checksum.
     """
     from ledger.store.checkpoint import default_file
     from ledger.store.sidecar import file_state, unanchored_closes
+    from replay.carry import left_to_none, left_to_none_text, left_to_none_ways
 
     state = open_state(ledger, name, allow_closed=True)
     if state.closed:
@@ -265,6 +268,10 @@ def close_session(ledger: Any, name: str) -> tuple[int, int, bool] | None:
             + (f" (and {more} more hand{'s' if more > 1 else ''})" if more else "")
             + f": end it (`handledger act {hand} end`, once its pots are paid) or void it "
             f"(`handledger void {hand} --reason … --by …`), then close; nothing written")
+    if (left := left_to_none(ledger, name)) is not None:
+        raise LedgerError(f"{left_to_none_text(name, left)}: closed now, they would be owed "
+                          f"by nobody and the books could not settle; "
+                          f"{left_to_none_ways(left)}, then close; nothing written")
     require_intact(ledger, f"session {name} not closed (its checkpoint would vouch for rows "
                            "that are not those written); nothing written")
     own = default_file(ledger.path)

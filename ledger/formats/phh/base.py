@@ -253,7 +253,10 @@ class PhhHand:
     in chips when the file gives them. ``source_key`` is the sha256 (hex) of the hand's own
     TOML text with comments, blank lines and runs of whitespace normalised away: the same
     hand imported twice has the same key. ``rake_line``: the line of its ``rake`` key, None
-    when it has none (a refusal of the rake names it).
+    when it has none (a refusal of the rake names it). ``notice``: what the import warns of
+    the hand as stored, with the line it names (``notice_line``), None when nothing: a
+    declare hand of a game whose code names 8-or-better whose ``_declare`` gives no
+    ``low_qualifier`` (:func:`ledger.model.events.qualifier_unsaid`).
     """
 
     file: str
@@ -269,6 +272,8 @@ class PhhHand:
     source_key: str
     rake_line: int | None = None
     exported: bool = False
+    notice: str | None = None
+    notice_line: int | None = None
     #: a site's text the hand was read from (PokerStars): the file line of its first line
     #: and its lines, so that a refusal names an action in the file's words (:meth:`words`)
     text: tuple[int, tuple[str, ...]] | None = None

@@ -31,7 +31,14 @@ from ledger.formats.phh.fields import (
 )
 from ledger.formats.phh.scan import normalise
 from ledger.model.errors import MalformedInput
-from ledger.model.events import MAX_CHIPS, HandStarted, RecordedPayout, Stakes, Unit
+from ledger.model.events import (
+    MAX_CHIPS,
+    HandStarted,
+    RecordedPayout,
+    Stakes,
+    Unit,
+    qualifier_unsaid,
+)
 from ledger.model.money import currency_code, unit_problem
 
 
@@ -127,8 +134,20 @@ def build_hand(raw: RawHand) -> PhhHand:
         forced=forced_bets(stakes, seats), actions=actions, payouts=payouts,
         finishing_stacks=finishing, expected=expected, source_key=source_key,
         rake_line=raw.keys.get("rake") if "rake" in table else None,
-        exported="_hand_id" in table,
+        exported="_hand_id" in table, notice=_notice(table, the_game),
+        notice_line=raw.keys.get("_declare", raw.line),
     )
+
+
+def _notice(table: dict, the_game: Game) -> str | None:
+    """What the import warns of the hand: a ``_declare`` that gives no ``low_qualifier`` in a
+    game whose code names 8-or-better (:func:`ledger.model.events.qualifier_unsaid`)."""
+    declare = table.get("_declare")
+    if not isinstance(declare, dict):
+        return None
+    return qualifier_unsaid(declare, game=the_game.code, hilo=the_game.hilo,
+                            declare="_declare",
+                            eight="give _declare.low_qualifier = '8_or_better'")
 
 
 def _refusal(table: dict, the_game: Game, problem: str | None) -> tuple[str, str] | None:

@@ -288,8 +288,9 @@ def read_plain_part(data: bytes, *, file: str, first_line: int, lines: bool = Tr
     """The hands of one part of a ``.phhs`` file cut at a top-level table header (bytes; the
     first part starts the file), as reading the whole file gives them, and the part's table
     names; None when the part is not plain (:func:`iter_phh_text`), is not UTF-8, holds a
-    line too long, a hand that cannot be read, or a hand id met twice (the whole file is
-    then read by :func:`iter_phh`, which says why). ``first_line``: the file line of the
+    line too long, a hand that cannot be read, a hand id met twice, or a hand the import
+    warns of (``PhhHand.notice``) (the whole file is then read by :func:`iter_phh`, which
+    says why). ``first_line``: the file line of the
     part's first line. The whole file reads so too when each part does, its table names are
     all distinct and no hand id repeats across the parts.
 
@@ -328,8 +329,8 @@ def read_plain_part(data: bytes, *, file: str, first_line: int, lines: bool = Tr
                                       body))
         except MalformedInput:
             return None
-        if hand.hand in seen:  # the file's reading names it -2, -3, …
-            return None
+        if hand.hand in seen or hand.notice is not None:  # the file's reading names it -2,
+            return None  # -3, …; a hand the import warns of: the one-process import says it
         seen.add(hand.hand)
         hands.append(hand)
     return hands, [section.name for section in sections]
