@@ -81,12 +81,41 @@ def _limits(state: HandData, player: str) -> tuple[int, int | None, int | None, 
         if rnd.current == 0 and _open_pair_option(state):
             hi = state.started.stakes.big_bet
     else:
-        lo = rnd.current + rnd.increment if rnd.current else max(rnd.increment, 1)
+        if _completing(state):  # big-bet stud: up to the minimum bet from the bring-in (§4.1)
+            lo = rnd.full_level + rnd.increment
+        else:
+            lo = rnd.current + rnd.increment if rnd.current else max(rnd.increment, 1)
         if state.game.betting == "pot_limit":
             hi = rnd.current + state.pot_total() + owed
         else:
             hi = allin_to
     return to_call, min(lo, allin_to), min(hi, allin_to), ""
+
+
+def full_bet(state: HandData) -> int:
+    """The full bet of stud's third street (chips, RULES.md §4.1): the small bet in fixed
+    limit, the minimum bet in no-limit and pot-limit stud. 0 in a game without a bring-in."""
+    stakes = state.started.stakes
+    if not state.game.stud or not stakes.bring_in:
+        return 0
+    return stakes.small_bet if state.fixed else state.bet_size()
+
+
+def _completing(state: HandData) -> bool:
+    """Stud's third street with the bet below a full bet (the bring-in, or none yet): a bet
+    now completes it, and it is measured from the last full level, not from the bring-in
+    (RULES.md §4.1)."""
+    return state.street == 0 and state.rnd.current < full_bet(state)
+
+
+def _raised_from(state: HandData) -> int:
+    """The street total a bet or raise now is measured from (chips): the current bet, or in
+    no-limit and pot-limit stud while the bet is the bring-in the last full level below it
+    (the bring-in is no full bet: a completion is a whole bet, RULES.md §4.1)."""
+    rnd = state.rnd
+    if not state.fixed and _completing(state):
+        return rnd.full_level
+    return rnd.current
 
 
 def covering_to(state: HandData, player: str) -> int | None:
@@ -397,7 +426,8 @@ def bring_in(state: HandData, e: ev.ForcedBet) -> bool:
         raise state.fail("bring-in is {amount}, not {given}", amount=amount, given=e.amount)
     state.put_in(e.player, amount)
     rnd.current = amount
-    rnd.acted[e.player] = amount
+    # a forced bet: in big-bet stud a completion reopens the betting for him (RULES.md §4.1)
+    rnd.acted[e.player] = amount if state.fixed else rnd.full_level
     return _after_raise(state, e.player)
 
 
@@ -531,7 +561,7 @@ def _raise(state: HandData, player: str, new: int, allin_to: int,
     if new % chip and not is_all_in:
         raise state.fail("{verb} to {to} is not a whole number of the smallest chip in play, "
                          "{chip}", verb=bet_word(state), to=new, chip=chip)
-    before = rnd.current
+    before = _raised_from(state)
     state.put_in(player, new - state.street_bets[player])
     full = _is_full(state, new, before)
     if full:
@@ -553,13 +583,12 @@ def _raise(state: HandData, player: str, new: int, allin_to: int,
 def bet_word(state: HandData) -> str:
     """What putting in more than the current bet is called now, in the refusals of it and as
     ``state`` offers it (RULES.md §4.1): ``"complete"`` on stud's third street while the
-    bet is below the small bet (raising the bring-in to a full bet, or opening for one in its
+    bet is below the full bet (:func:`full_bet`: the small bet, the minimum bet in no-limit
+    and pot-limit stud; raising the bring-in to a full bet, or opening for one in its
     place), ``"raise"`` facing a bet (a blind is one), ``"bet"`` when nobody has bet this
     round."""
     current = state.rnd.current
-    stakes = state.started.stakes
-    if (state.game.stud and state.street == 0 and stakes.bring_in
-            and current < stakes.small_bet):
+    if state.street == 0 and current < full_bet(state):
         return "complete"
     return "raise" if current else "bet"
 
