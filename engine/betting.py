@@ -426,8 +426,7 @@ def bring_in(state: HandData, e: ev.ForcedBet) -> bool:
         raise state.fail("bring-in is {amount}, not {given}", amount=amount, given=e.amount)
     state.put_in(e.player, amount)
     rnd.current = amount
-    # a forced bet: in big-bet stud a completion reopens the betting for him (RULES.md §4.1)
-    rnd.acted[e.player] = amount if state.fixed else rnd.full_level
+    rnd.acted[e.player] = amount
     return _after_raise(state, e.player)
 
 
@@ -562,22 +561,41 @@ def _raise(state: HandData, player: str, new: int, allin_to: int,
         raise state.fail("{verb} to {to} is not a whole number of the smallest chip in play, "
                          "{chip}", verb=bet_word(state), to=new, chip=chip)
     before = _raised_from(state)
+    completing = _completing(state)
     state.put_in(player, new - state.street_bets[player])
-    full = _is_full(state, new, before)
-    if full:
-        if state.fixed:
-            if rnd.current == 0 and new > rnd.increment:  # open pair: big bet chosen
-                rnd.increment = new
-        else:
-            rnd.increment = max(rnd.increment, new - before)
-        rnd.full_level = new
-        rnd.raises += 1
-        if rnd.raises >= state.cap and len(state.can_bet()) >= 3:
-            rnd.capped = True
+    if _is_full(state, new, before):
+        _full_bet_made(state, rnd, new, before, completing)
     rnd.current = new
     rnd.acted[player] = new
     rnd.last_aggressor = player
     return _after_raise(state, player)
+
+
+def _full_bet_made(state: HandData, rnd: Round, new: int, before: int, completing: bool,
+                   ) -> None:
+    """A full bet or raise to ``new`` (from ``before``; ``completing``: of the bring-in, RULES.md
+    §4.1) sets the next raise's size and level and counts toward the cap (§1.7, §1.8)."""
+    if completing:
+        _reopen_for_the_bring_in(rnd)
+    if state.fixed:
+        if rnd.current == 0 and new > rnd.increment:  # open pair: big bet chosen
+            rnd.increment = new
+    else:
+        rnd.increment = max(rnd.increment, new - before)
+    rnd.full_level = new
+    rnd.raises += 1
+    if rnd.raises >= state.cap and len(state.can_bet()) >= 3:
+        rnd.capped = True
+
+
+def _reopen_for_the_bring_in(rnd: Round) -> None:
+    """A full completion of the bring-in is the round's first full bet (RULES.md §4.1): each
+    who acted before it (the bring-in, a call of it) faced no bet, and may raise it whatever
+    the bring-in's size (RR-STUD 3: completing still leaves the full raises)."""
+    acted, level = rnd.acted, rnd.full_level
+    for p in acted:
+        if acted[p] > level:
+            acted[p] = level
 
 
 def bet_word(state: HandData) -> str:

@@ -296,3 +296,29 @@ def test_a_phh_no_limit_stud_completion_is_imported(tmp_path: Path) -> None:
     assert (code, err) == (2, f"error: {phh}:3, hand hu: bring_in 2 is not below min_bet 2: "
                               "the bring-in is less than a full bet, which completing it "
                               "makes (RULES.md §4.1)\n")
+
+
+def test_a_completion_reopens_the_betting_for_the_bring_in_and_its_callers(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §4.1 (RR-STUD 3): completing the bring-in is the round's first full bet, so
+    the bring-in and whoever called it may raise it, however near the bring-in is to the full
+    bet. Bring-in 3, small bet 5: Dee brings it in, Eve calls 3, Cy completes to 5; Dee and
+    Eve, 2 short each, may raise to 10 (under the half-bet rule a 2-chip increase over their
+    3 was below half a bet, and they could only call). Under the full-bet reopen rule the
+    same holds for a bring-in of 1 completed to 2."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "b3", "--game", "F7S", "--antes", "1",
+                "--bring-in", "3", "--small-bet", "5", "--big-bet", "10",
+                "--seats", "Cy:100,Dee:100,Eve:100")[0] == 0
+    assert _table(user, "b3", ["d dh Cy KsKd5c", "d dh Dee Qs3d2d", "d dh Eve Jh9h8h",
+                               "Dee pb", "Eve cc", "Cy cbr 5", "Dee cc"])[-4:] == [
+        "8 forced_bet; Eve to act: to call 3, complete to 5..5",
+        "9 call; Cy to act: to call 3, complete to 5..5",
+        "10 bet_raise; Dee to act: to call 2, raise to 10..10",
+        "11 call; Eve to act: to call 2, raise to 10..10"]
+    _void(user, "b3")
+    assert user("hand", "start", "--hand", "b1", "--game", "F7S", "--antes", "1",
+                "--bring-in", "1", "--small-bet", "2", "--big-bet", "4", "--reopen-rule",
+                "full_bet", "--seats", "Cy:100,Dee:100")[0] == 0
+    assert _table(user, "b1", ["d dh Cy KsKd5c", "d dh Dee Qs3d2d", "Dee pb",
+                               "Cy cbr 2"])[-1] == (
+        "7 bet_raise; Dee to act: to call 1, raise to 4..4")
