@@ -81,12 +81,41 @@ def _limits(state: HandData, player: str) -> tuple[int, int | None, int | None, 
         if rnd.current == 0 and _open_pair_option(state):
             hi = state.started.stakes.big_bet
     else:
-        lo = rnd.current + rnd.increment if rnd.current else max(rnd.increment, 1)
+        if _completing(state):  # big-bet stud: up to the minimum bet from the bring-in (§4.1)
+            lo = rnd.full_level + rnd.increment
+        else:
+            lo = rnd.current + rnd.increment if rnd.current else max(rnd.increment, 1)
         if state.game.betting == "pot_limit":
             hi = rnd.current + state.pot_total() + owed
         else:
             hi = allin_to
     return to_call, min(lo, allin_to), min(hi, allin_to), ""
+
+
+def full_bet(state: HandData) -> int:
+    """The full bet of stud's third street (chips, RULES.md §4.1): the small bet in fixed
+    limit, the minimum bet in no-limit and pot-limit stud. 0 in a game without a bring-in."""
+    stakes = state.started.stakes
+    if not state.game.stud or not stakes.bring_in:
+        return 0
+    return stakes.small_bet if state.fixed else state.bet_size()
+
+
+def _completing(state: HandData) -> bool:
+    """Stud's third street with the bet below a full bet (the bring-in, or none yet): a bet
+    now completes it, and it is measured from the last full level, not from the bring-in
+    (RULES.md §4.1)."""
+    return state.street == 0 and state.rnd.current < full_bet(state)
+
+
+def _raised_from(state: HandData) -> int:
+    """The street total a bet or raise now is measured from (chips): the current bet, or in
+    no-limit and pot-limit stud while the bet is the bring-in the last full level below it
+    (the bring-in is no full bet: a completion is a whole bet, RULES.md §4.1)."""
+    rnd = state.rnd
+    if not state.fixed and _completing(state):
+        return rnd.full_level
+    return rnd.current
 
 
 def covering_to(state: HandData, player: str) -> int | None:
@@ -542,35 +571,53 @@ def _raise(state: HandData, player: str, new: int, allin_to: int,
     if new % chip and not is_all_in:
         raise state.fail("{verb} to {to} is not a whole number of the smallest chip in play, "
                          "{chip}", verb=bet_word(state), to=new, chip=chip)
-    before = rnd.current
+    before = _raised_from(state)
+    completing = _completing(state)
     state.put_in(player, new - state.street_bets[player])
-    full = _is_full(state, new, before)
-    if full:
-        if state.fixed:
-            if rnd.current == 0 and new > rnd.increment:  # open pair: big bet chosen
-                rnd.increment = new
-        else:
-            rnd.increment = max(rnd.increment, new - before)
-        rnd.full_level = new
-        rnd.raises += 1
-        if rnd.raises >= state.cap and len(state.can_bet()) >= 3:
-            rnd.capped = True
+    if _is_full(state, new, before):
+        _full_bet_made(state, rnd, new, before, completing)
     rnd.current = new
     rnd.acted[player] = new
     rnd.last_aggressor = player
     return _after_raise(state, player)
 
 
+def _full_bet_made(state: HandData, rnd: Round, new: int, before: int, completing: bool,
+                   ) -> None:
+    """A full bet or raise to ``new`` (from ``before``; ``completing``: of the bring-in, RULES.md
+    §4.1) sets the next raise's size and level and counts toward the cap (§1.7, §1.8)."""
+    if completing:
+        _reopen_for_the_bring_in(rnd)
+    if state.fixed:
+        if rnd.current == 0 and new > rnd.increment:  # open pair: big bet chosen
+            rnd.increment = new
+    else:
+        rnd.increment = max(rnd.increment, new - before)
+    rnd.full_level = new
+    rnd.raises += 1
+    if rnd.raises >= state.cap and len(state.can_bet()) >= 3:
+        rnd.capped = True
+
+
+def _reopen_for_the_bring_in(rnd: Round) -> None:
+    """A full completion of the bring-in is the round's first full bet (RULES.md §4.1): each
+    who acted before it (the bring-in, a call of it) faced no bet, and may raise it whatever
+    the bring-in's size (RR-STUD 3: completing still leaves the full raises)."""
+    acted, level = rnd.acted, rnd.full_level
+    for p in acted:
+        if acted[p] > level:
+            acted[p] = level
+
+
 def bet_word(state: HandData) -> str:
     """What putting in more than the current bet is called now, in the refusals of it and as
     ``state`` offers it (RULES.md §4.1): ``"complete"`` on stud's third street while the
-    bet is below the small bet (raising the bring-in to a full bet, or opening for one in its
+    bet is below the full bet (:func:`full_bet`: the small bet, the minimum bet in no-limit
+    and pot-limit stud; raising the bring-in to a full bet, or opening for one in its
     place), ``"raise"`` facing a bet (a blind is one), ``"bet"`` when nobody has bet this
     round."""
     current = state.rnd.current
-    stakes = state.started.stakes
-    if (state.game.stud and state.street == 0 and stakes.bring_in
-            and current < stakes.small_bet):
+    if state.street == 0 and current < full_bet(state):
         return "complete"
     return "raise" if current else "bet"
 

@@ -57,7 +57,7 @@ def _check_new_cards(
         if c == _UNKNOWN:
             continue
         if c in fresh:
-            raise state.fail(f"card {c} is dealt twice")
+            raise state.fail(f"card {c} is dealt twice: both in this deal {_place(to)}")
         if state.game.deck == "short" and c[0] in "2345":
             raise state.fail(f"card {c} is not in the short deck (six and up)")
         if c in seen:
@@ -65,6 +65,11 @@ def _check_new_cards(
             notes.append(redealt(state, c, position, to))
         fresh.add(c)
     return notes
+
+
+def _place(to: str) -> str:
+    """Where a deal goes, in words: ``to Ann``, ``on the board``."""
+    return "on the board" if to == "the board" else f"to {to}"
 
 
 def _all_new(seen: set[str], cards: list[str]) -> bool:

@@ -134,13 +134,15 @@ def redealt(state: HandData, card: str, position: int | None, to: str) -> str:
     out by now).
 
     Raises:
-        IllegalAction: the card is live ("card 3c is dealt twice"), or it was folded, mucked
+        IllegalAction: the card is live ("card 3c is dealt twice: it was dealt first to
+            Ann", "… first on the board"), or it was folded, mucked
             or discarded but the deck had not run out yet, or ``to`` discarded it in this
             draw (the reshuffle leaves out his own discards: module doc).
     """
     owner, how = holder(state, card)
     if how == "live" or owner is None:
-        raise state.fail(f"card {card} is dealt twice")
+        first = "on the board" if owner is None else f"to {owner}"
+        raise state.fail(f"card {card} is dealt twice: it was dealt first {first}")
     fresh = deck_size(state) - burns(state)  # cards the deck gives before it runs out
     dealt = state.cards.dealt if position is None else position - 1
     if dealt < fresh:

@@ -29,7 +29,7 @@ from engine.dealing import (
     run_count,
     street_dealt,
 )
-from engine.declare.order import declare
+from engine.declare.order import concede, declare
 from engine.hand import HandData
 from engine.stud import best_board_player, bring_in_player
 from ledger.model import events as ev
@@ -161,6 +161,26 @@ def _declared(state: HandData) -> None:
         state.phase = "showdown"
 
 
+def _fold(state: HandData, e: ev.Fold) -> bool:
+    """A fold in a betting round, or in the declare phase a player giving up his hand
+    instead of declaring (RULES.md §3, :func:`engine.declare.order.concede`)."""
+    if state.phase == "declare":
+        return concede(state, e)
+    return act(state, e)
+
+
+def _folded(state: HandData) -> None:
+    """After a fold that finished its part: the betting round closed, or in the declare phase
+    one player left (he takes the pots he is eligible for: the showdown, as any fold-win) or
+    everyone left declared (:func:`_declared`)."""
+    if state.phase != "declare":
+        _round_closed(state)
+    elif state.live_count() <= 1:
+        state.phase = "showdown"
+    else:
+        _declared(state)
+
+
 def _run_count(state: HandData, e: ev.RunCount) -> None:
     run_count(state, e)
     if state.phase == "showdown":  # the other runs' boards are dealt next
@@ -226,7 +246,7 @@ STEPS: dict[str, tuple[Rule, Step | None]] = {
     "check": (act, _round_closed),
     "call": (act, _round_closed),
     "bet_raise": (act, _round_closed),
-    "fold": (act, _round_closed),
+    "fold": (_fold, _folded),
     "all_in": (act, _round_closed),
     "declaration": (declare, _declared),
     "reveal": (reveal, None),

@@ -597,7 +597,8 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
     pot = state.pot_total()
     paid = paid_by_player(state.payouts)
     rake = hand_rake(state)
-    unpaid = pot - sum(paid.values()) - rake - max(result.carried, state.carried_out)
+    carried = max(result.carried, state.carried_out)
+    unpaid = pot - sum(paid.values()) - rake - carried
     if unpaid <= 0:
         return 0, ""
     marked = paid_by_player(state.payouts, returned=True)  # ``returned PLAYER AMOUNT``
@@ -624,32 +625,42 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
         if not before and back and sum(c for _, _, c in back) == unpaid:  # the rake took the rest
             earlier = " (an uncalled bet is returned, never raked: " + ", ".join(
                 f"{w} {p} {a(c)}" for w, p, c in back) + ")"
-        return unpaid, (f"{_paid_of(state, result, pot, pot - unpaid - rake, rake)}: "
+        opening = _paid_of(state, result, pot, pot - unpaid - rake - carried, rake, carried)
+        return unpaid, (f"{opening}: "
                         f"{a(unpaid)} would go to nobody{earlier}; record the rest (pay PLAYER "
                         "AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first")
-    return unpaid, (f"{_paid_of(state, result, pot, pot - unpaid)}: {a(unpaid)} would go to "
+    return unpaid, (f"{_paid_of(state, result, pot, pot - unpaid - carried, 0, carried)}: "
+                    f"{a(unpaid)} would go to "
                     f"nobody{hint}; record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT "
                     "for an uncalled bet) first")
 
 
-def _paid_of(state: HandState, result: Any, chips: int, paid: int, rake: int = 0) -> str:
+def _paid_of(state: HandState, result: Any, chips: int, paid: int, rake: int = 0,
+             carried: int = 0) -> str:
     """How much of the ``chips`` a hand's payouts (and its ``rake``) must account for is
-    ``paid``, as the refusal of a short ``end`` opens: ``"cannot end with 250 of the pot's
-    300 chips paid"`` (``"… paid and 10 raked"``), or, with an uncalled bet to return, which
-    is no part of any pot (RULES.md §1.4), ``"cannot end: 2 of the 3 chips to pay are paid
-    (the pot's 2, and Bob's uncalled bet of 1 to return, RULES.md §1.4)"``, as ``state``
-    shows them; amounts as the hand's actions are typed (:func:`replay.typed.as_typed`)."""
+    ``paid`` (chips the payouts paid), as the refusal of a short ``end`` opens: ``"cannot
+    end with 250 of the pot's 300 chips paid"`` (``"… paid and 10 raked"``); with chips
+    ``carried`` to the session's next hand (an odd chip, a pot nobody is left to win:
+    RULES.md §2.2, §3.8, §7.1), which are no one's to pay, ``"cannot end: 23 of the 29 chips
+    to pay are paid (the pot's 30 less 1 carried to the next hand)"``; with an uncalled bet
+    to return, which is no part of any pot (RULES.md §1.4), ``"cannot end: 2 of the 3 chips
+    to pay are paid (the pot's 2, and Bob's uncalled bet of 1 to return, RULES.md §1.4)"``,
+    as ``state`` shows them; amounts as the hand's actions are typed
+    (:func:`replay.typed.as_typed`)."""
     raked = f" and {as_typed(state, rake)} raked" if rake else ""
     returned = {p: c for p, c in result.returned.items() if c}
+    said = as_typed(state, paid)
+    are = "is" if said == "1" else "are"
+    less = f" less {as_typed(state, carried)} carried to the next hand" if carried else ""
+    if not returned and not carried:
+        return f"cannot end with {said} of the pot's {of_the_pot(state, chips)} paid{raked}"
     if not returned:
-        return (f"cannot end with {as_typed(state, paid)} of the pot's "
-                f"{of_the_pot(state, chips)} paid{raked}")
+        return (f"cannot end: {said} of the {of_the_pot(state, chips - carried)} to pay {are} "
+                f"paid{raked} (the pot's {as_typed(state, chips)}{less})")
     back = ", ".join(f"{p}'s uncalled bet of {as_typed(state, c)}" for p, c in returned.items())
     pots = as_typed(state, chips - sum(returned.values()))
-    said = as_typed(state, paid)
-    return (f"cannot end: {said} of the {of_the_pot(state, chips)} to pay "
-            f"{'is' if said == '1' else 'are'} paid{raked} (the pot's {pots}, and {back} to "
-            "return, RULES.md §1.4)")
+    return (f"cannot end: {said} of the {of_the_pot(state, chips - carried)} to pay {are} "
+            f"paid{raked} (the pot's {pots}{less}, and {back} to return, RULES.md §1.4)")
 
 
 def payout_faults(state: HandState, short_before: int = 0,

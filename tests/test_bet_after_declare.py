@@ -237,3 +237,46 @@ def test_a_river_bet_before_the_declarations_says_why(user) -> None:  # noqa: AN
     assert user("act", "e2", "Dee cbr 4") == (
         2, "", "error: hand e2, action 'Dee cbr 4': no betting now (declare phase); now: phase "
         "declare, next: PLAYER dcl high|low|swing (still to declare: Dee, Eve, Fay)\n")
+
+
+def test_a_player_gives_up_his_hand_at_the_declaration_then_the_last_round() -> None:
+    """Five-card draw, Cy on the button, antes 1, 2/4. All check, all draw; at the
+    declaration Bob gives up his hand instead of declaring (a fold: out of every pot, his
+    ante stays in, RULES.md §1.5, §3.4); once Ann (low) and Cy (high) have declared the last
+    round opens left of the button with Ann: Ann bets 4, Cy calls. Pot 3 antes + 4 + 4 = 11,
+    Ann and Cy alone in it: high half 6 (the odd chip to high, §3.10) to Cy, low 5 to Ann.
+    Bob, out of the hand, can neither declare nor give up again; Ann, once declared, cannot
+    give up her hand."""
+    state = _start("F5D", "Ann:50,Bob:50,Cy:50", button="Cy", antes=1)
+    _play(state, """
+        d dh Ann 2c3d4h5s7c
+        d dh Bob 9c9dJhJsAd
+        d dh Cy KcKdKhQsQd
+        Ann cc
+        Bob cc
+        Cy cc
+        Ann sd
+        Bob sd
+        Cy sd
+        Ann dcl low
+        Bob f""")
+    assert (state.phase, state.declarations) == ("declare", {"Ann": "low"})
+    with pytest.raises(IllegalAction, match="^hand bad: Bob is out of the hand$"):
+        state.apply(ev.Declaration(player="Bob", direction="high"))
+    with pytest.raises(IllegalAction, match="^hand bad: Bob is out of the hand$"):
+        state.apply(ev.Fold(player="Bob"))
+    with pytest.raises(IllegalAction, match="^hand bad: Ann has already declared low$"):
+        state.apply(ev.Fold(player="Ann"))
+    _play(state, """
+        Cy dcl high""")
+    assert (state.phase, state.to_act) == ("bet", "Ann")
+    _play(state, """
+        Ann cbr 4
+        Cy cc
+        Ann sm 2c3d4h5s7c
+        Cy sm KcKdKhQsQd""")
+    state.apply(ev.HandEnded())
+    result = settle(state)
+    assert result.contributions == {"Ann": 5, "Bob": 1, "Cy": 5}
+    assert [(p.amount, p.eligible) for p in result.pots] == [(11, ("Ann", "Cy"))]
+    assert result.awards == {"Ann": 5, "Bob": 0, "Cy": 6}

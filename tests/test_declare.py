@@ -34,7 +34,9 @@ from ledger.formats.phh.expected import option_values
 from ledger.formats.phh.read import PhhHand, read_phh, read_phh_text
 from ledger.model import events as ev
 from ledger.model.events import DeclareOptions
+from ledger.store.store import Ledger
 from tests.conftest import SHARED
+from tests.test_live_table import one_shot
 
 RULES = SHARED / "rules"
 CASES = Path(__file__).parent / "declare_cases"
@@ -491,3 +493,101 @@ def test_a_show_before_every_declaration_names_who_is_still_to_declare(user, db:
     assert err == (f"error: {tmp_path / 'e1.phh'}:9, hand phh-5fa503aa66ab, action 'p1 sm "
                    "Ah5s': cards are shown once every player has declared (still to declare: "
                    "W)\n")
+
+
+# ------------------------------------------------------------- giving up at the declaration
+
+RIVER = ["d dh Ann As2h", "d dh Bob Ad5s", "d dh Cy KhKs", "Cy cc", "Ann cc", "Bob cc",
+         "d db 3c4d8h", "Ann cc", "Bob cc", "Cy cc", "d db Ts", "Ann cc", "Bob cc", "Cy cc",
+         "d db Kc", "Ann cc", "Bob cbr 4", "Cy cc", "Ann cc"]  # seqs 4-22
+
+
+def _said(user, hand: str, actions: list[str]) -> list[str]:  # noqa: ANN001
+    code, out, err = user("table", hand, input="\n".join(actions) + "\n")
+    assert (code, err) == (0, ""), err
+    return out.splitlines()
+
+
+def _shown(user, hand: str) -> list[str]:  # noqa: ANN001
+    code, out, err = user("show", hand)
+    assert (code, err) == (0, "")
+    return [" ".join(line.split()) for line in out.splitlines()]
+
+
+@pytest.mark.parametrize("method", ["simultaneous", "in_turn"])
+def test_a_player_gives_up_his_hand_at_the_declaration(user, db: str, tmp_path: Path,  # noqa: ANN001
+                                                        method: str) -> None:
+    """RULES.md §3, §1.5: a player may give up his hand instead of declaring (``f`` in the
+    declare phase): he is out of every pot, his chips stay in. Cy on the button, blinds 1/2
+    (Ann, Bob); all limp, check to the river, Bob bets 4, Cy and Ann call: 6 each, pot 18.
+    Bob (the last bettor, first in turn) declares high, Cy gives up, Ann declares low: the
+    pot is Ann's and Bob's: high 9 to Bob (alone), low 9 to Ann (alone); Cy loses his 6:
+    Ann 100 - 6 + 9 = 103, Bob 103, Cy 94. The hand's JSON-lines export imports the same."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "g1", "--game", "NT", "--stakes", "1/2",
+                "--button", "Cy", "--declare-options", f"method={method}",
+                "--seats", "Ann:100,Bob:100,Cy:100")[0] == 0
+    _said(user, "g1", RIVER)
+    if method == "in_turn":  # Bob declares first: a concession out of turn is refused too
+        assert user("act", "g1", "Cy f") == (2, "", (
+            "error: hand g1, action 'Cy f': out of turn: Bob declares next, not Cy; now: "
+            "phase declare, Bob to act: Bob dcl high|low|swing\n"))
+    ann = ("Ann to act: Ann dcl high|low|swing" if method == "in_turn" else
+           "next: PLAYER dcl high|low|swing (still to declare: Ann)")
+    _said(user, "g1", ["Bob dcl high"])
+    cy = ("Cy to act: Cy dcl high|low|swing" if method == "in_turn" else
+          "next: PLAYER dcl high|low|swing (still to declare: Ann, Cy)")
+    assert user("act", "g1", "Bob dcl low") == (2, "", (  # what he declared, how to change it
+        "error: hand g1, action 'Bob dcl low': Bob has already declared high (at 23): to "
+        "change it, `handledger undo g1` takes it back (the last action), or `handledger "
+        "correct g1 --replace 23 'Bob dcl low' --reason … --by …`; now: phase declare, "
+        f"{cy}\n"))
+    assert _said(user, "g1", ["Cy f"])[-1] == f"24 fold; phase declare, {ann}"
+    assert user("act", "g1", "Bob f") == (2, "", (  # not the last action now: a correction
+        "error: hand g1, action 'Bob f': Bob has already declared high (at 23): to give up "
+        "the hand instead, `handledger correct g1 --replace 23 'Bob f' --reason … --by …`; "
+        f"now: phase declare, {ann}\n"))
+    assert user("act", "g1", "Cy dcl low") == (2, "", (
+        f"error: hand g1, action 'Cy dcl low': Cy is out of the hand; now: phase declare, "
+        f"{ann}\n"))
+    assert _said(user, "g1", ["Ann dcl low", "Ann sm As2h", "Bob sm Ad5s", "end"])[-1] == (
+        "28 hand_ended; hand complete")
+    shown = _shown(user, "g1")
+    assert shown[-6:] == [
+        "28 hand_ended pot 0 [Ann:103 Bob:103 Cy:94] showdown",
+        "no payout recorded: stacks as the rules award (Ann 9, Bob 9)",
+        "Main pot 18 (Ann, Bob): declared Bob high, Ann low.",
+        "Main pot: Split high/low.",
+        "Main pot: High 9: Bob wins 9 with high card, A-K-T-8-5.",
+        "Main pot: Low 9: Ann wins 9 with 8-4-3-2-A low."]
+    lines = tmp_path / "g1.jsonl"
+    assert user("export", "g1", "-o", str(lines))[0] == 0
+    other = tmp_path / "other.duckdb"
+    assert one_shot(other, "import", str(lines))[0] == 0
+    code, out, err = one_shot(other, "show", "g1")
+    assert (code, err) == (0, "")
+    assert [" ".join(line.split()) for line in out.splitlines()][-6:] == shown[-6:]
+
+
+def test_heads_up_a_player_who_gives_up_at_the_declaration_leaves_the_pot_to_the_other(  # noqa: ANN001
+        user, db: str) -> None:
+    """Heads-up, Bob on the button posts the small blind 1, Ann the big blind 2; Bob calls,
+    Ann checks, then the flop, turn and river are checked: pot 4. Ann declares first (first
+    to act in the last round, checked through, RULES.md §3.3) high; Bob gives up his hand:
+    Ann alone takes the pot as any fold-win, no showdown: Ann 102, Bob 98."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2",
+                "--button", "Bob", "--declare-options", "method=in_turn",
+                "--seats", "Ann:100,Bob:100")[0] == 0
+    said = _said(user, "h1", ["d dh Ann 9c8d", "d dh Bob AsKs", "Bob cc", "Ann cc",
+                              "d db 2c7d9h", "Ann cc", "Bob cc", "d db Jc", "Ann cc", "Bob cc",
+                              "d db Kd", "Ann cc", "Bob cc", "Ann dcl high", "Bob f", "end"])
+    assert said[-4:] == [
+        "16 check; phase declare, Ann to act: Ann dcl high|low|swing",
+        "17 declaration; phase declare, Bob to act: Bob dcl high|low|swing",
+        "18 fold; phase showdown, next: pay PLAYER AMOUNT, end",
+        "19 hand_ended; hand complete"]
+    assert _shown(user, "h1")[-3:] == [
+        "19 hand_ended pot 0 [Ann:102 Bob:98] showdown",
+        "no payout recorded: stacks as the rules award (Ann 4)",
+        "Main pot 4 (Ann): Ann takes 4; nobody else is eligible."]

@@ -74,6 +74,14 @@ STUD = ("--game", "F7S", "--seats", "Ann:100,Bob:100")
     ((*STUD, "--antes", "1", "--bring-in", "2", "--small-bet", "2", "--big-bet", "4"),
      "error: --bring-in 2 is not below the small bet 2: the bring-in is less than a full bet, "
      "which completing it makes (RULES.md §4.1); give a smaller --bring-in"),
+    # no-limit and pot-limit stud: the full bet is the minimum bet (RULES.md §4.1)
+    (("--game", "N7S", "--seats", "Ann:100,Bob:100", "--antes", "1", "--bring-in", "5",
+      "--min-bet", "2"), "error: --bring-in 5 is not below the minimum bet 2: the bring-in is "
+     "less than a full bet, which completing it makes (RULES.md §4.1); give a smaller "
+     "--bring-in"),
+    (("--game", "P7S", "--seats", "Ann:100,Bob:100", "--bring-in", "2", "--min-bet", "2"),
+     "error: --bring-in 2 is not below the minimum bet 2: the bring-in is less than a full "
+     "bet, which completing it makes (RULES.md §4.1); give a smaller --bring-in"),
     # the engine would bet by the big blind: a smaller minimum stored would never be used
     ((*NT, "--min-bet", "1"), "error: --min-bet 1 is below the big blind 2: the minimum bet is "
      "never below the largest blind or straddle (RULES.md §4.4); leave --min-bet out for 2"),
@@ -101,6 +109,8 @@ def test_the_amounts_a_game_has_are_recorded(run, db: str) -> None:  # noqa: ANN
                               "Ann", "--seats", "Ann:100,Bob:100")),
                        ("b", (*STUD, "--antes", "1", "--bring-in", "1", "--small-bet", "2",
                               "--big-bet", "4")),
+                       ("n", ("--game", "N7S", "--antes", "1", "--bring-in", "1",
+                              "--min-bet", "2", "--seats", "Ann:100,Bob:100")),
                        ("c", ("--game", "FO/8", "--stakes", "1/2", "--small-bet", "2",
                               "--big-bet", "4", "--button", "Ann", "--seats",
                               "Ann:100,Bob:100"))):

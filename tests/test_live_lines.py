@@ -82,8 +82,9 @@ def test_a_declaration_in_turn_then_the_showdown_and_its_payouts(user, db: str) 
         "phase showdown, next: pay PLAYER AMOUNT or end"] * 2
     code, out, err = user("act", "o1", "Ann dcl high")
     assert (code, out) == (2, "")
-    assert err == ("error: hand o1, action 'Ann dcl high': Ann has already declared; now: "
-                   "phase showdown, next: pay PLAYER AMOUNT or end\n")
+    assert err == ("error: hand o1, action 'Ann dcl high': Ann has already declared swing (at "
+                   "24): to change it, `handledger correct o1 --replace 24 'Ann dcl high' "
+                   "--reason … --by …`; now: phase showdown, next: pay PLAYER AMOUNT or end\n")
     assert _acts(user, "o1", ["end"]) == ["hand complete"]
     assert user("act", "o1", "Bob f") == (2, "", "error: hand o1, action 'Bob f': the hand is "
                                           "complete: a change now is a correction (`handledger "
@@ -329,9 +330,11 @@ def test_a_refused_first_deal_says_what_state_says(user, db: str) -> None:  # no
         said = user("act", "z1", action)
         assert said[:2] == (2, "") and said[2].endswith(f"; now: {now}\n"), said
     assert user("act", "z1", "d dh Zoë AsAs")[2] == (
-        f"error: hand z1, action 'd dh Zoë AsAs': card As is dealt twice; now: {now}\n")
+        f"error: hand z1, action 'd dh Zoë AsAs': card As is dealt twice: both in this deal "
+        f"to Zoë; now: {now}\n")
     assert user("table", "z1", input="d dh Zoë AsAs\n")[2] == (
-        f"error: line 1, hand z1, action 'd dh Zoë AsAs': card As is dealt twice; now: {now}\n")
+        f"error: line 1, hand z1, action 'd dh Zoë AsAs': card As is dealt twice: both in "
+        f"this deal to Zoë; now: {now}\n")
     assert user("state", "z1")[1].splitlines()[1] == now
     # Bob dealt, then a deal to Cy refused: still Zoë, then Cy
     assert user("act", "z1", "d dh Bob 2c3c")[0] == 0
@@ -390,3 +393,38 @@ def test_table_notes_a_raise_below_the_minimum_that_covers_every_opponent(user, 
     assert err == ("note: B's raise to 100 is below the minimum 118 but covers every opponent "
                    "(each is all-in or covered by it): accepted: no chip changes hands "
                    "otherwise (RULES.md §1.7)\n")
+
+
+def test_a_card_dealt_twice_names_where_it_went_first(user, db: str) -> None:  # noqa: ANN001
+    """A card already in play is refused, naming to whom it was dealt first."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "t2", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    assert _acts(user, "t2", ["d dh Bob AsKd", "d dh Ann QcQd", "Ann cc", "Bob cc",
+                              "d db 2c3c4c"])[-1] == "Bob to act: check, bet to 2..98"
+    assert user("act", "t2", "d db As") == (
+        2, "", "error: hand t2, action 'd db As': card As is dealt twice: it was dealt first "
+               "to Bob; now: Bob to act: check, bet to 2..98\n")
+    # a board card again is refused live as the board's own rule says (the board holds it);
+    # a file's is refused so: tests/test_engine_rules.py
+
+
+def test_a_declaration_in_a_cards_speak_hand_says_how_to_make_it_a_declare_hand(  # noqa: ANN001
+        user, db: str) -> None:
+    """RULES.md §3: a hand started without declare options is cards speak; a `dcl` in it
+    names the correction of its hand_started that makes it a declare hand, or the option for
+    the next hand."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "c1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:100,Bob:100", "--button", "Bob")[0] == 0
+    _acts(user, "c1", ["d dh Ann As2h", "d dh Bob Ad5s", "Bob cc", "Ann cc", "d db 3c4d8h",
+                       "Ann cc", "Bob cc", "d db Ts", "Ann cc", "Bob cc", "d db Kc", "Ann cc",
+                       "Bob cc"])
+    assert user("act", "c1", "Ann dcl low") == (2, "", (
+        "error: hand c1, action 'Ann dcl low': this hand is cards speak: nobody declares; to "
+        "make it a declare hand, `handledger correct c1 --replace 1 JSON --reason … --by …`, "
+        "JSON the \"event\" of `handledger export c1`'s first line (its hand_started) with "
+        "options.declare set, e.g. \"declare\": {\"method\": \"simultaneous\"}; or start the "
+        "next hand with `hand start --declare-options method=simultaneous` (RULES.md §3); now: "
+        "phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER AMOUNT, "
+        "end\n"))

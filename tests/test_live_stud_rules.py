@@ -201,3 +201,124 @@ def test_two_unseen_upcards_are_no_open_pair(user, db: str) -> None:  # noqa: AN
                f"{first}\n")
     assert _table(user, "u4", ["Ann cbr 5"])[-1] == (
         "13 bet_raise; Cy to act: to call 5, raise to 10..10")
+
+
+NO_LIMIT = ("--antes", "1", "--bring-in", "1", "--min-bet", "2",
+            "--seats", "Ann:100,Bob:100,Cy:100")
+
+
+def test_no_limit_stud_completes_the_bring_in_to_the_minimum_bet(user, db: str,  # noqa: ANN001
+                                                                 tmp_path: Path) -> None:
+    """RULES.md §4.1: raising the bring-in up to a full bet is a completion, not a raise; in
+    no-limit stud the full bet is the minimum bet (2). Bob brings it in for 1, Cy completes
+    to 2 (the completion sets the bet a raise is measured by: Ann may raise to 4), Ann
+    raises to 6 (a raise of 4: the next is to 10), Bob folds, Cy calls. Pot: antes 3, Bob's
+    1, Ann's and Cy's 6 each = 16. On fourth street Cy's pair of tens on board acts first,
+    bets 10 and Ann folds: Cy takes the 16 and his 10 comes back. Stacks: Ann 100 - 1 - 6 =
+    93, Bob 100 - 1 - 1 = 98, Cy 93 + 16 = 109. Its PHH export imports the same."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "n7", "--game", "N7S", *NO_LIMIT)[0] == 0
+    lines = _table(user, "n7", ["d dh Ann KsKd5c", "d dh Bob Qs3d2d", "d dh Cy QhJdTc",
+                                "Bob pb", "Cy cbr 2", "Ann cbr 6", "Bob f", "Cy cc",
+                                "d dh Ann 9h", "d dh Cy Ts", "Cy cbr 10", "Ann f", "end"])
+    assert lines[2:7] + lines[9:11] == [
+        "7 cards_dealt; Bob to act: bring in 1 (pb), complete to 2..99",
+        "8 forced_bet; Cy to act: to call 1, complete to 2..99",
+        "9 bet_raise; Ann to act: to call 2, raise to 4..99",
+        "10 bet_raise; Bob to act: to call 5, raise to 10..99",
+        "11 fold; Cy to act: to call 4, raise to 10..99",
+        "14 cards_dealt; Cy to act: check, bet to 2..93",
+        "15 bet_raise; Ann to act: to call 10, raise to 20..93"]
+    code, out, err = user("show", "n7")
+    assert (code, err) == (0, "")
+    shown = [" ".join(line.split()) for line in out.splitlines()]
+    assert shown[-4:] == [
+        "17 hand_ended pot 0 [Ann:93 Bob:98 Cy:109] showdown",
+        "no payout recorded: stacks as the rules award (Cy 26)",
+        "Main pot 16 (Cy): Cy takes 16; nobody else is eligible.",
+        "uncalled returned: Cy 10"]
+    phh = tmp_path / "n7.phh"
+    assert user("export", "--format", "phh", "n7", "-o", str(phh))[0] == 0
+    assert "  'p3 cbr 2'," in phh.read_text(encoding="utf-8").splitlines()
+    other = tmp_path / "other.duckdb"
+    assert one_shot(other, "import", str(phh))[0] == 0
+    code, out, err = one_shot(other, "show", "n7")
+    assert (code, err) == (0, "")
+    assert [" ".join(line.split()) for line in out.splitlines()][-4:] == shown[-4:]
+
+
+def test_pot_limit_stud_completes_to_the_minimum_bet_at_most_the_pot(user, db: str) -> None:  # noqa: ANN001
+    """Pot-limit stud (RULES.md §4.1, §1): facing the bring-in of 1 over antes of 2, Ann
+    completes to 2 or makes it at most the pot after her call: 1 + 3 + 1 = 5; a completion
+    to 2 lets Bob, who brought it in, raise to 4 up to 2 + 5 + 1 = 8."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "p7", "--game", "P7S", *NO_LIMIT[:6],
+                "--seats", "Ann:100,Bob:100")[0] == 0
+    assert _table(user, "p7", ["d dh Ann KsKd5c", "d dh Bob Qs3d2d", "Bob pb"])[-1] == (
+        "6 forced_bet; Ann to act: to call 1, complete to 2..5")
+    assert user("act", "p7", "Ann cbr 6") == (
+        2, "", "error: hand p7, action 'Ann cbr 6': complete to 6 is above the maximum 5; "
+               "now: Ann to act: to call 1, complete to 2..5\n")
+    assert user("act", "p7", "Ann cbr 2") == (
+        0, "7 bet_raise; Bob to act: to call 1, raise to 4..8\n", "")
+
+
+HEADS_UP_N7S = """variant = 'N7S'
+antes = [1, 1]
+bring_in = {bring_in}
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 KsKd5c', 'd dh p2 Qs3d2d', 'p2 pb', 'p1 cbr 2', 'p2 cbr 4', 'p1 cc',
+           'd dh p1 9h', 'd dh p2 Ts', 'p2 cbr 8', 'p1 f']
+players = ['Ann', 'Bob']
+_hand_id = 'hu'
+"""
+
+
+def test_a_phh_no_limit_stud_completion_is_imported(tmp_path: Path) -> None:
+    """A PHH file's completion of the bring-in ('p2 pb', 'p1 cbr 2') and the raise over it
+    to 4 (a full bet more): pot 2 antes + 4 + 4 = 10; Bob's board (Ts) acts first on fourth
+    street, bets 8, Ann folds: Bob 100 - 5 + 10 = 105, Ann 95. A bring-in not below the
+    minimum bet is refused, naming the file and line (RULES.md §4.1)."""
+    phh = tmp_path / "hu.phh"
+    phh.write_text(HEADS_UP_N7S.format(bring_in=1), encoding="utf-8")
+    db = tmp_path / "hu.duckdb"
+    assert one_shot(db, "import", str(phh))[0] == 0
+    code, out, err = one_shot(db, "show", "hu")
+    assert (code, err) == (0, "")
+    assert [" ".join(line.split()) for line in out.splitlines()][-4:] == [
+        "14 hand_ended pot 0 [Ann:95 Bob:105] showdown",
+        "no payout recorded: stacks as the rules award (Bob 18)",
+        "Main pot 10 (Bob): Bob takes 10; nobody else is eligible.",
+        "uncalled returned: Bob 8"]
+    phh.write_text(HEADS_UP_N7S.format(bring_in=2), encoding="utf-8")
+    code, out, err = one_shot(tmp_path / "bad.duckdb", "import", str(phh))
+    assert (code, err) == (2, f"error: {phh}:3, hand hu: bring_in 2 is not below min_bet 2: "
+                              "the bring-in is less than a full bet, which completing it "
+                              "makes (RULES.md §4.1)\n")
+
+
+def test_a_completion_reopens_the_betting_for_the_bring_in_and_its_callers(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §4.1 (RR-STUD 3): completing the bring-in is the round's first full bet, so
+    the bring-in and whoever called it may raise it, however near the bring-in is to the full
+    bet. Bring-in 3, small bet 5: Dee brings it in, Eve calls 3, Cy completes to 5; Dee and
+    Eve, 2 short each, may raise to 10 (under the half-bet rule a 2-chip increase over their
+    3 was below half a bet, and they could only call). Under the full-bet reopen rule the
+    same holds for a bring-in of 1 completed to 2."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "b3", "--game", "F7S", "--antes", "1",
+                "--bring-in", "3", "--small-bet", "5", "--big-bet", "10",
+                "--seats", "Cy:100,Dee:100,Eve:100")[0] == 0
+    assert _table(user, "b3", ["d dh Cy KsKd5c", "d dh Dee Qs3d2d", "d dh Eve Jh9h8h",
+                               "Dee pb", "Eve cc", "Cy cbr 5", "Dee cc"])[-4:] == [
+        "8 forced_bet; Eve to act: to call 3, complete to 5..5",
+        "9 call; Cy to act: to call 3, complete to 5..5",
+        "10 bet_raise; Dee to act: to call 2, raise to 10..10",
+        "11 call; Eve to act: to call 2, raise to 10..10"]
+    _void(user, "b3")
+    assert user("hand", "start", "--hand", "b1", "--game", "F7S", "--antes", "1",
+                "--bring-in", "1", "--small-bet", "2", "--big-bet", "4", "--reopen-rule",
+                "full_bet", "--seats", "Cy:100,Dee:100")[0] == 0
+    assert _table(user, "b1", ["d dh Cy KsKd5c", "d dh Dee Qs3d2d", "Dee pb",
+                               "Cy cbr 2"])[-1] == (
+        "7 bet_raise; Dee to act: to call 1, raise to 4..4")

@@ -134,3 +134,29 @@ def test_a_short_end_names_an_uncalled_bet_as_returned(run) -> None:  # noqa: AN
         "2, and Bob's uncalled bet of 1 to return, RULES.md §1.4): 2 would go to nobody "
         "(by the rules: returned Bob 1, pay Bob 1); record the rest (pay PLAYER AMOUNT, "
         "returned PLAYER AMOUNT for an uncalled bet) first\n")
+
+
+def test_a_short_end_counts_a_chip_carried_to_the_next_hand_as_no_payout(user) -> None:  # noqa: ANN001
+    """RULES.md §2.2, §7.1: with ``odd_chip_tie_order=carry_to_next_hand`` the odd chip of a
+    tie goes to the session's next hand. Antes 1, blinds 1/2, Cy folds, Ann and Bob check it
+    down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried. With Ann's 3
+    paid, `end` says 3 of the 6 chips to pay are paid, not 4 of 7: the carried chip is
+    nobody's payout."""
+    assert user("session", "open", "S")[0] == 0
+    for player in ("Ann", "Bob", "Cy"):
+        assert user("buyin", "S", player, "100")[0] == 0
+    assert user("hand", "start", "--hand", "k1", "--session", "S", "--game", "NT", "--antes",
+                "1", "--stakes", "1/2", "--button", "Cy", "--split-options",
+                "odd_chip_tie_order=carry_to_next_hand", "--seats",
+                "Ann:100,Bob:100,Cy:100")[0] == 0
+    lines = ["d dh Ann 2c3d", "d dh Bob 4c5d", "d dh Cy 6c7d", "Cy f", "Ann cc", "Bob cc",
+             "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts",
+             "Ann cc", "Bob cc", "pay Ann 3"]
+    assert user("table", "k1", input="\n".join(lines) + "\n")[0] == 0
+    assert user("act", "k1", "end") == (2, "", (
+        "error: hand k1, action 'end': cannot end: 3 of the 6 chips to pay are paid (the pot's "
+        "7 less 1 carried to the next hand): 3 would go to nobody (by the rules: pay Bob 3); "
+        "record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) "
+        "first\n"))
+    assert user("act", "k1", "pay Bob 3")[0] == 0
+    assert user("act", "k1", "end") == (0, "24 hand_ended; hand complete\n", "")

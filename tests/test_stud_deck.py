@@ -119,7 +119,8 @@ def test_a_live_card_is_never_dealt_again() -> None:
     assert err.value.action == "d dh p5 4s" and err.value.file == "r.phh"
     line = str(err.value)
     assert line.startswith("r.phh:7, hand ")
-    assert line.endswith(", action 'd dh p5 4s': card 4s is dealt twice")
+    assert line.endswith(", action 'd dh p5 4s': card 4s is dealt twice: it was dealt first "
+                         "to p1")
 
 
 SMALL = """variant = 'F7S'

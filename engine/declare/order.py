@@ -4,9 +4,11 @@
 records the meaning. ``in_turn``: the last bettor or raiser of the final betting round declares
 first, then clockwise; if that round was checked through, the first player to act in it
 starts (RULES.md §3.3). A declaration out of turn, twice, by a folded player or in a
-cards-speak hand is illegal. :func:`declare` never changes the phase: it says when everyone
+cards-speak hand is illegal. Instead of declaring a player may give up his hand
+(:func:`concede`, a fold): he is out of every pot, his chips stay in (§1.5, §3.4), and the
+in-turn order skips him. Neither function changes the phase: each says when everyone left
 has declared, and :mod:`engine.flow` moves the hand on (to the last betting round or the
-showdown, RULES.md §3.4).
+showdown, RULES.md §3.4; one player left takes the pots he is eligible for as a fold-win).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ def declare(state: HandData, e: ev.Declaration) -> bool:
     if d is None:
         raise state.fail("this hand is cards speak: nobody declares")
     if e.player in state.declarations:
-        raise state.fail(f"{e.player} has already declared")
+        raise state.fail(f"{e.player} has already declared {state.declarations[e.player]}")
     if state.phase != "declare":
         raise state.fail(f"no declaring in the {state.phase_said} phase: it follows the betting")
     if e.player not in state.stacks:
@@ -57,3 +59,30 @@ def declare(state: HandData, e: ev.Declaration) -> bool:
             raise state.fail(f"out of turn: {queue[0]} declares next, not {e.player}")
     state.declarations[e.player] = e.direction
     return all(p in state.declarations for p in state.live())
+
+
+def concede(state: HandData, e: ev.Fold) -> bool:
+    """``e.player`` gives up his hand in the declare phase instead of declaring (a fold): he
+    is out of every pot, his chips stay in (RULES.md §1.5, §3.4). Under the in-turn method
+    he does so in his turn to declare. True when every player left has declared, or one
+    player is left.
+
+    Raises:
+        IllegalAction: he is not seated, already out of the hand, has declared (the
+            declaration stands), or it is not his turn to declare.
+    """
+    p = e.player
+    if p not in state.stacks:
+        raise state.fail(f"{p!r} is not seated")
+    if p not in state.live():
+        raise state.fail(f"{p} is out of the hand")
+    if p in state.declarations:
+        raise state.fail(f"{p} has already declared {state.declarations[p]}")
+    d = state.started.options.declare
+    if d is not None and d.method == "in_turn":
+        queue = declare_queue(state)
+        if queue and queue[0] != p:
+            raise state.fail(f"out of turn: {queue[0]} declares next, not {p}")
+    state.folded.add(p)
+    live = state.live()
+    return len(live) <= 1 or all(q in state.declarations for q in live)

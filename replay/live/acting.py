@@ -18,6 +18,7 @@ from ledger.model import events as ev
 from ledger.model.errors import LedgerError
 from replay.amendments import effective_events
 from replay.board_rules import whole_street
+from replay.live.declaring import declare_rules
 from replay.live.state import current_rows, legal_now
 from replay.payout_rules import (
     above_zero,
@@ -49,7 +50,9 @@ def _live_rules(state: HandState, event: Any, events: Sequence[Any] = ()) -> Non
     payout after the rake beyond the pots less the rake (an uncalled bet is ``returned``:
     :func:`replay.payout_rules.raked_pay_within_the_pots`)
     (:mod:`replay.payout_rules`, :func:`_rake_rules`), a board
-    deal of part of a street (:func:`replay.board_rules.whole_street`); and, checked once
+    deal of part of a street (:func:`replay.board_rules.whole_street`), a declaration in a
+    cards-speak hand or a second one, a fold after declaring
+    (:func:`replay.live.declaring.declare_rules`: naming the way forward); and, checked once
     applied, an end that leaves a pot paid to nobody
     (:func:`replay.payout_rules.paid_to_somebody`).
 
@@ -75,6 +78,7 @@ def _live_rules(state: HandState, event: Any, events: Sequence[Any] = ()) -> Non
     if event.type == "reveal" and not _betting_over(state):
         raise IllegalAction(f"cards are shown once the betting is over (phase {state.phase_said} "
                             "now)")
+    declare_rules(state, event, events)
     if event.type in ("reveal", "muck") and event.player in state.cards.shown:
         shown_stays(state, event, effective_events(events)[0] if events else ())
     if event.type == "recorded_payout":

@@ -402,7 +402,8 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) ->
     neither ``blinds`` nor an ante (no forced bet: it posts blinds, RULES.md §4.2, or antes
     alone, §4.3), a big-bet game without a minimum bet, a fixed-limit game without both bet
     sizes, a stud game without a bring-in, a big bet below the small bet, a bring-in not below
-    the small bet (it is less than a full bet, which completing it makes: RULES.md §4.1).
+    the small bet (no-limit and pot-limit stud: the minimum bet; it is less than a full bet,
+    which completing it makes: RULES.md §4.1).
 
     Raises:
         MalformedInput: naming the option and the amount.
@@ -440,6 +441,10 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) ->
     if g.stud and fixed and spec.small_bet and spec.bring_in >= spec.small_bet:
         raise MalformedInput(f"--bring-in {spec.bring_in} is not below the small bet "
                              f"{spec.small_bet}: the bring-in is less than a full bet, which "
+                             "completing it makes (RULES.md §4.1); give a smaller --bring-in")
+    if g.stud and not fixed and spec.bring_in >= min_bet >= 1:
+        raise MalformedInput(f"--bring-in {spec.bring_in} is not below the minimum bet "
+                             f"{min_bet}: the bring-in is less than a full bet, which "
                              "completing it makes (RULES.md §4.1); give a smaller --bring-in")
 
 

@@ -42,6 +42,18 @@ from ledger.model.events import (
 from ledger.model.money import currency_code, unit_problem
 
 
+def _check_bring_in(raw: RawHand, stud: bool, stakes: Stakes) -> None:
+    """A stud bring-in is below the full bet: the small bet in fixed limit, the minimum bet
+    in no-limit and pot-limit stud (RULES.md §4.1: it is less than a full bet, which
+    completing it makes). Raises MalformedInput naming the ``bring_in`` key's line."""
+    key, full = ("small_bet", stakes.small_bet) if stakes.betting == "fixed_limit" else (
+        "min_bet", stakes.min_bet)
+    if stud and full and stakes.bring_in >= full:
+        raise raw.error(f"bring_in {stakes.bring_in} is not below {key} {full}: the bring-in "
+                        "is less than a full bet, which completing it makes (RULES.md §4.1)",
+                        "bring_in")
+
+
 def build_hand(raw: RawHand) -> PhhHand:
     """The hand of one table (its id before making it unique in the file).
 
@@ -83,10 +95,7 @@ def build_hand(raw: RawHand) -> PhhHand:
     )
     if the_game.stud and any(stakes.blinds_or_straddles):
         raise raw.error("stud games post a bring_in, not blinds", "blinds_or_straddles")
-    if the_game.stud and stakes.small_bet and stakes.bring_in >= stakes.small_bet:
-        raise raw.error(f"bring_in {stakes.bring_in} is not below small_bet {stakes.small_bet}: "
-                        "the bring-in is less than a full bet, which completing it makes "
-                        "(RULES.md §4.1)", "bring_in")
+    _check_bring_in(raw, the_game.stud, stakes)
     names = [seat.player for seat in seats]
     currency = table.get("currency", table.get("currency_symbol"))
     if currency is not None and not isinstance(currency, str):
