@@ -51,7 +51,7 @@ def test_a_hand_the_engine_refuses_refuses_the_hands_after_it(tmp_path: Path) ->
         "imported 20 hand(s) (662 events) from 1 file(s); 0 already in the ledger; "
         "32 rejected\n"),
         f"error: {log}:554, hand {hand}, action 'reveal by 1RhUayZFQU': card 8s is dealt "
-        "twice\n" + _follow(log, 529, HAND.format("thu", *H22.split("-", 1)), 21, 22))
+        "twice: it was dealt first on the board\n" + _follow(log, 529, HAND.format("thu", *H22.split("-", 1)), 21, 22))
     assert len(_hands(db)) == 20
     assert one_shot(db, "import", "--session", "thu", str(VK)) == (0, FIXED20, "")
     assert _hands(db)[20] == hand
@@ -126,4 +126,4 @@ def test_followers_the_ledger_holds_are_known(tmp_path: Path) -> None:
         2, "imported 0 hand(s) (0 events) from 1 file(s); 51 already in the ledger; "
            "1 rejected\n",
         f"error: {log}:554, hand {hand}, action 'reveal by 1RhUayZFQU': card 8s is dealt "
-        "twice\n")
+        "twice: it was dealt first on the board\n")
