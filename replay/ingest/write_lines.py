@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ledger.model.errors import LedgerError, StoredFinding
+from ledger.model.errors import FileNotText, LedgerError, StoredFinding
 
 
 def refusals(errors: Sequence[LedgerError]) -> list[LedgerError]:
@@ -53,8 +53,10 @@ def strict_line(errors: Sequence[LedgerError]) -> str:
     """The one error line of a file ``--strict`` refuses: its first refusal (file, line, hand,
     action; a :class:`StoredFinding` only when it has none), how many more errors it has (its
     warnings not counted), and that nothing of it was written."""
-    more = _more(errors)
-    return f"{(refusals(errors) or errors)[0]}{more}; --strict: nothing of this file was written"
+    first = (refusals(errors) or errors)[0]
+    if isinstance(first, FileNotText):  # refused whole as it was read, --strict or not
+        return str(first)
+    return f"{first}{_more(errors)}; --strict: nothing of this file was written"
 
 
 def book_line(errors: Sequence[LedgerError], sessions: Sequence[str]) -> str:
