@@ -149,3 +149,32 @@ def test_a_commit_after_an_error_swallowed_in_its_transaction_is_refused(
         with ledger.transaction():  # the ledger goes on
             ledger.append("h1", hand("h1"))
         assert ledger.count() == 10
+
+
+def test_a_database_error_passed_over_by_a_check_is_raised_inside_a_write(
+        tmp_path: Path) -> None:
+    """A check that cannot say passes over its LedgerError (a payment's bound, a hand that
+    does not replay); one that is a DuckDB error's, met inside a transaction, is raised
+    again (DuckDB aborted the transaction at it), and the write rolls back with it."""
+    import duckdb
+
+    from ledger.model.errors import LedgerError, MalformedInput
+    from tests.test_store import hand
+
+    db = _ledger(tmp_path)
+    with Ledger(db) as ledger:
+        try:
+            ledger.query("SELECT * FROM no_such_table")
+        except LedgerError as exc:
+            failed = exc
+        assert isinstance(failed.__cause__, duckdb.CatalogException)
+        ledger.aborted_by(failed)  # outside a transaction: passed over
+        with pytest.raises(LedgerError) as caught, ledger.transaction():
+            ledger.append("h1", hand("h1"))
+            ledger.aborted_by(MalformedInput("not a database error"))  # passed over
+            try:
+                ledger.query("SELECT * FROM no_such_table")
+            except LedgerError as exc:
+                ledger.aborted_by(exc)
+        assert caught.value.__cause__.__class__ is duckdb.CatalogException
+        assert ledger.count() == 0

@@ -480,6 +480,18 @@ class Ledger:
         """Whether a :meth:`transaction` is open: a write made now joins it."""
         return self._depth > 0
 
+    def aborted_by(self, exc: LedgerError) -> None:
+        """For a caller that passes over a :class:`LedgerError` (a check that cannot say):
+        raise ``exc`` again when it is a DuckDB error's (its ``__cause__``) met inside a
+        :meth:`transaction`, which DuckDB aborted at it (nothing can go on in it: the
+        transaction rolls back with that error); else return.
+
+        Raises:
+            LedgerError: ``exc``, as said.
+        """
+        if self._depth and isinstance(exc.__cause__, duckdb.Error):
+            raise exc
+
     @contextmanager
     def transaction(self, *, capped: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         """One transaction on :attr:`connection`: commit on success, roll back on any error.
