@@ -100,3 +100,52 @@ def test_json_lines_cut_short(tmp_path: Path) -> None:
     assert result.stderr == (
         f"error: {cut}:17, hand phh-f1802a128b6b: bad JSON: Unterminated string starting at: "
         "line 1 column 60 (char 59)\n")
+
+
+def test_json_lines_cut_inside_a_rows_hand_id(tmp_path: Path) -> None:
+    """The five hands of test_papers exported and cut inside the hand id of line 120 (as
+    at some 20,000 bytes), a row of the fifth hand: the hand the file ends in is named and
+    refused once. Before, its rows up to line 119 were refused by a rule for the ante they
+    lack (a second rejection) and the cut line named no hand."""
+    whole = tmp_path / "whole.jsonl"
+    db = tmp_path / "t.duckdb"
+    assert run(db, "import", str(SHARED / "phh" / "televised" / "test_papers")).exit_code == 0
+    assert run(db, "export", "--format", "jsonl", "-o", str(whole)).exit_code == 0
+    line_120 = sum(len(line) + 1 for line in whole.read_bytes().split(b"\n")[:119])
+    cut = _cut(whole, line_120 + 17, tmp_path / "cut.jsonl")
+    assert cut.read_bytes().rsplit(b"\n", 1)[1] == b'{"hand":"phh-91a6'
+    result = run(tmp_path / "n.duckdb", "import", str(cut))
+    assert (result.exit_code, result.stdout) == (2, (
+        "imported 4 hand(s) (115 events) from 1 file(s); 0 already in the ledger; "
+        "1 rejected\n"))
+    assert result.stderr == (
+        f"error: {cut}:120, hand phh-91a6941c2fda: bad JSON: Unterminated string starting at: "
+        "line 1 column 9 (char 8); the file ends in the middle of hand phh-91a6941c2fda, line "
+        f"120 cut off {CUT}")
+    shorter = _cut(whole, line_120 + 1, tmp_path / "short.jsonl")  # cut at its first brace
+    assert shorter.read_bytes().rsplit(b"\n", 1)[1] == b"{"
+    result = run(tmp_path / "s.duckdb", "import", str(shorter))
+    assert result.stderr == (
+        f"error: {shorter}:120, hand phh-91a6941c2fda: bad JSON: Expecting property name "
+        "enclosed in double quotes: line 1 column 2 (char 1); the file ends in the middle of "
+        f"hand phh-91a6941c2fda, line 120 cut off {CUT}")
+
+
+def test_json_lines_cut_in_the_first_row_of_a_hand_names_none(tmp_path: Path) -> None:
+    """Cut in the first line after a hand that ended: which hand the line begins is not
+    known, and the hand before it is whole (imported)."""
+    whole = tmp_path / "whole.jsonl"
+    db = tmp_path / "t.duckdb"
+    assert run(db, "import", str(SHARED / "phh" / "televised" / "test_papers")).exit_code == 0
+    assert run(db, "export", "--format", "jsonl", "-o", str(whole)).exit_code == 0
+    lines = whole.read_bytes().split(b"\n")
+    first = next(n for n, line in enumerate(lines) if b'"seq":1,' in line and n > 0)
+    cut = _cut(whole, sum(len(line) + 1 for line in lines[:first]) + 12,
+               tmp_path / "cut.jsonl")
+    result = run(tmp_path / "n.duckdb", "import", str(cut))
+    assert (result.exit_code, result.stdout) == (2, (
+        f"imported 1 hand(s) ({first} events) from 1 file(s); 0 already in the ledger; "
+        "1 rejected\n"))  # the first hand, its rows the lines before the cut
+    assert result.stderr == (
+        f"error: {cut}:{first + 1}: bad JSON: Unterminated string starting at: line 1 column 9"
+        f" (char 8); the file ends there, line {first + 1} cut off {CUT}")

@@ -47,6 +47,41 @@ def test_strict_names_the_first_error_and_counts_the_others(tmp_path: Path) -> N
     assert len(err.splitlines()) == 3
 
 
+def test_strict_counts_errors_not_the_warnings_of_hands_it_would_store(tmp_path: Path) -> None:
+    """Two hands the table paid 10 short of their pot of 200 (warnings: stored, never
+    refused by --strict) before the bad ones: the line counts the other errors alone."""
+    short = BAD.format("100") + "winnings = [190, 0]\n"
+    hands = [short, short.replace("'d db 3c'", "'d db 4c'"), BAD.format("zz")]
+    path = tmp_path / "paid.phhs"
+    path.write_text("".join(f"[{n}]\n{h}\n" for n, h in enumerate(hands, 1)), encoding="utf-8")
+    db = tmp_path / "a.duckdb"
+    code, out, err = one_shot(db, "import", "--strict", str(path))
+    assert (code, out, err) == (2, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
+        "2 other hand(s) not written, their file refused\n"),
+        f"error: {path}:27, action 'p2 cbr zz': [3] 'zz' is not a number; --strict: nothing "
+        "of this file was written\n")
+    assert not db.exists()
+    # the same hands and one more bad one: one more error
+    path.write_text("".join(f"[{n}]\n{h}\n" for n, h in enumerate([*hands, BAD.format("yy")],
+                                                                  1)), encoding="utf-8")
+    code, out, err = one_shot(db, "import", "--strict", str(path))
+    assert (code, out, err) == (2, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 2 rejected; "
+        "2 other hand(s) not written, their file refused\n"),
+        f"error: {path}:27, action 'p2 cbr zz': [3] 'zz' is not a number (and 1 more error(s)"
+        " in the file); --strict: nothing of this file was written\n")
+    code, out, err = one_shot(db, "import", str(path))  # without --strict: stored, warned
+    assert code == 2 and out == ("imported 2 hand(s) (28 events) from 1 file(s); 0 already in "
+                                 "the ledger; 2 rejected; 2 warning(s) about hands stored\n")
+    paid = "the table paid 190 of the pot of 200: short by 10, and the hand records no rake"
+    assert err.splitlines() == [
+        f"error: {path}:27, action 'p2 cbr zz': [3] 'zz' is not a number",
+        f"error: {path}:36, action 'p2 cbr yy': [4] 'yy' is not a number",
+        f"warning: {path}:1: hand phh-b09ff9b9987d: {paid} (stored; the audit reports it)",
+        f"warning: {path}:11: hand phh-91f8e89f5208: {paid} (stored; the audit reports it)"]
+
+
 def test_strict_refuses_each_bad_file_in_one_line_and_imports_the_good(
         tmp_path: Path) -> None:
     bad = [_phhs(tmp_path / f"bad{n}.phhs", ["zz", "yy"]) for n in (1, 2)]

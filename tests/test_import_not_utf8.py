@@ -69,9 +69,18 @@ def test_a_phhs_not_utf8_is_refused_whole_both_ways(tmp_path: Path) -> None:
     lines[248] = b"venue = 'P\xe4rtyPoker'"
     path = tmp_path / "bad.phhs"
     path.write_bytes(b"\n".join(lines))
+    assert data.count(b"\n[") + data.startswith(b"[") == 18  # 18 tables; line 241 is [18]
     db = tmp_path / "p.duckdb"
-    for jobs in ("1", "2"):
-        assert one_shot(db, "import", "--jobs", jobs, str(path)) == (2, (
+    for args in (("--jobs", "1"), ("--jobs", "2"), ("--strict",)):
+        # the table the byte is in named, its 17 other hands not written with their file
+        assert one_shot(db, "import", *args, str(path)) == (2, (
             "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
-            "1 rejected\n"), f"error: {path}:249: not UTF-8 (invalid continuation byte)\n")
+            "1 rejected; 17 other hand(s) not written, their file refused\n"),
+            f"error: {path}:249: [18] not UTF-8 (invalid continuation byte): a file of hand "
+            "tables is read as text whole; nothing of the file was written\n")
         assert not db.exists()
+    one = tmp_path / "one.phh"  # a file of one hand: no table to name, no other hand
+    one.write_bytes(b"variant = 'NT'\nplayers = ['Jos\xe9']\n")
+    assert one_shot(db, "import", str(one)) == (2, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n"),
+        f"error: {one}:2: not UTF-8 (invalid continuation byte)\n")

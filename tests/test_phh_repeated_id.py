@@ -147,3 +147,28 @@ def test_a_file_read_whole_finds_the_copy_alike() -> None:
         (12, "MalformedInput"), (19, "RepeatedHand")]
     assert "its starting_stacks is [999, 50, 200] here, [100, 50, 200] at line 6" in str(
         parsed.errors[1])
+
+
+def test_a_file_pasted_after_itself_names_each_repeated_table_its_hand_and_first_line(
+        tmp_path: Path) -> None:
+    """``cat one.phhs one.phhs``: each table of the second copy is refused once, naming the
+    hand it holds and the line of the first table of its number; the first copies are
+    stored (2 hands imported, 2 rejected: the summary adds up to the 4 tables read)."""
+    dealt = BASE.replace("'d dh p2 ????', ", "'d dh p2 ????', 'd dh p3 ????', ")
+    one = f"[1]\n{dealt}\n[2]\n{dealt.replace('hand = 4', 'hand = 5')}\n"
+    path = tmp_path / "twice.phhs"
+    path.write_text(one + one, encoding="utf-8")
+    assert one.count("\n") == 20  # the second copy's [1] at line 21, its [2] at line 31
+    single = tmp_path / "one.phhs"
+    single.write_text(one, encoding="utf-8")
+    alone = one_shot(tmp_path / "o.duckdb", "import", str(single))
+    assert alone == (0, "imported 2 hand(s) (22 events) from 1 file(s); 0 already in the "
+                        "ledger; 0 rejected\n", "")
+    code, out, err = one_shot(tmp_path / "t.duckdb", "import", str(path))
+    assert (code, out) == (2, "imported 2 hand(s) (22 events) from 1 file(s); 0 already in the "
+                              "ledger; 2 rejected\n")  # the first copies, as the file alone
+    assert err.splitlines() == [
+        f"error: {path}:21, hand twice-4: table [1] is repeated: the file's first table [1] is "
+        "at line 1; a table is one hand, named once in its file",
+        f"error: {path}:31, hand twice-5: table [2] is repeated: the file's first table [2] is "
+        "at line 11; a table is one hand, named once in its file"]

@@ -131,6 +131,24 @@ def test_pokernow_and_phh_in_utf16_import_as_their_utf8_files(tmp_path: Path) ->
                                             "the ledger; 0 rejected"), path
 
 
+def test_phh_in_utf16_without_its_byte_order_mark_is_said_to_look_so(tmp_path: Path) -> None:
+    """Saved as UTF-16 without the mark, PHH's TOML met a NUL byte first (``bad TOML:
+    Invalid initial character …``): the NUL bytes beside each character say which it is."""
+    phh = SHARED / "phh" / "televised" / "test_2023_54_4" / "test_6_00_15_43.phh"
+    for codec, name in (("utf-16-le", "UTF-16LE"), ("utf-16-be", "UTF-16BE")):
+        for suffix in ("phh", "phhs"):
+            path = tmp_path / f"{codec}.{suffix}"
+            text = phh.read_text(encoding="utf-8")
+            path.write_bytes((text if suffix == "phh" else f"[1]\n{text}").encode(codec))
+            assert one_shot(tmp_path / "u.duckdb", "import", str(path)) == (2, (
+                "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
+                "1 rejected\n"), (
+                f"error: {path}:1: the file looks like {name} text without its byte-order mark "
+                "(a NUL byte beside each character): PHH is read as UTF-8, or as UTF-16 after "
+                "its byte-order mark: save it as UTF-8\n"))
+            assert not (tmp_path / "u.duckdb").exists()
+
+
 def test_json_lines_in_utf16_are_refused_naming_the_encoding(tmp_path: Path) -> None:
     row = '{"hand": "h1", "seq": 1, "event": {}}\n'
     for name in ("rows.jsonl", "rows.txt"):

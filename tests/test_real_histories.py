@@ -103,6 +103,12 @@ def test_what_a_file_lacks_is_said_in_words() -> None:
     assert [str(e) for e in inf.errors] == [
         "i.phh:5: starting_stacks: Decimal('Infinity') is not a finite number: the hand "
         "history does not record this amount (a stack written as inf)"]
+    for written in ("nan", "-nan"):  # not a number: said so, never as an inf
+        nan = read_phh_text(base.replace("starting_stacks = [200, 200]",
+                                         f"starting_stacks = [200, {written}]"), file="n.phh")
+        assert [str(e) for e in nan.errors] == [
+            f"n.phh:5: starting_stacks: {written} is not a number (NaN): the hand history does "
+            "not record this amount"]
     empty = read_phh_text(base + "players = ['', 'Bob']\n", file="e.phh")
     assert [str(e) for e in empty.errors] == [
         "e.phh:7: players: entry 1 is an empty name: the file does not name this player"]

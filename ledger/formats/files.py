@@ -43,6 +43,31 @@ def utf16_bom(data: bytes) -> str | None:
     return next((name for mark, name in UTF16_BOMS if data.startswith(mark)), None)
 
 
+def utf16_unmarked(data: bytes) -> str | None:
+    """``'UTF-16LE'`` or ``'UTF-16BE'`` when ``data`` reads as that without a byte-order mark:
+    a NUL byte after (LE) or before (BE) each of most of its first characters, as ASCII
+    text saved as UTF-16 has (and no UTF-8 hand history: text holds no NUL); else None.
+    Only its first 64 bytes are looked at.
+
+    >>> utf16_unmarked("variant = 'NT'".encode("utf-16-le"))
+    'UTF-16LE'
+    >>> utf16_unmarked("variant = 'NT'".encode("utf-16-be"))
+    'UTF-16BE'
+    >>> utf16_unmarked(b"variant = 'NT'") is None
+    True
+    """
+    head = data[:64]
+    pairs = len(head) // 2
+    if pairs < 4 or utf16_bom(data) is not None:
+        return None
+    for name, nul, other in (("UTF-16LE", 1, 0), ("UTF-16BE", 0, 1)):
+        ascii_like = sum(1 for i in range(pairs)
+                         if head[2 * i + nul] == 0 and head[2 * i + other] != 0)
+        if ascii_like * 4 >= pairs * 3:
+            return name
+    return None
+
+
 def decode_text(data: bytes, *, name: str) -> str:
     """The text of a file's bytes ``data``: UTF-16 after a UTF-16 byte-order mark (the mark
     dropped), else UTF-8 (a UTF-8 byte-order mark dropped). ``name``: the file as errors

@@ -105,6 +105,18 @@ class MalformedInput(LedgerError):
     """A file or value that cannot be parsed (bad TOML, CSV, JSON, amount or card)."""
 
 
+class FileNotText(MalformedInput):
+    """Bytes that are not text in a file read as text whole (a ``.phhs``): none of its hands is
+    read, so the file is refused whole in this one line; ``others``: the hands the file holds
+    besides the one the bytes are in, not written with it (README "Bad input": the summary
+    counts them, ``N other hand(s) not written, their file refused``)."""
+
+    def __init__(self, message: str, *, others: int, file: str | None = None,
+                 line: int | None = None) -> None:
+        super().__init__(message, file=file, line=line)
+        self.others = others
+
+
 class StoredFinding(MalformedInput):
     """A fact of an input that does not add up but is stored as the site played and paid it
     (FORMATS.md §2: a PokerNow hand whose starting stacks do not follow the previous hand,

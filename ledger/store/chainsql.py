@@ -123,19 +123,24 @@ FROM (SELECT stream, seq, position,
 GROUP BY stream
 """
 
-def proven_intact(con: Any, head: tuple[int, str] | None) -> tuple[int, str] | None:
+def proven_intact(con: Any, head: tuple[int, str] | None, *,
+                  in_transaction: bool = False) -> tuple[int, str] | None:
     """``(n, hash of row n)`` when the queries prove the chain intact as the walk would find it
     (module doc), else None: not proven (a mismatch anywhere, no rows, no recorded head, a
     range that does not fit in memory), and the walk must decide.
 
     ``con``: the ledger's DuckDB connection; ``head``: the recorded head ``(position, hash)``
     from ``meta``, None when gone. DuckDB's temporary folder is off meanwhile and set back
-    after (module doc).
+    after (module doc). ``in_transaction``: a transaction is open on ``con``, which DuckDB
+    aborts at any error: the folder is left as it is and running out of memory is raised
+    (the transaction rolls back) instead of None.
 
     Raises:
-        duckdb.Error: the file cannot be read (any error but running out of memory, which is
-            None); the caller translates it.
+        duckdb.Error: the file cannot be read (any error but running out of memory outside a
+            transaction, which is None); the caller translates it.
     """
+    if in_transaction:
+        return _proven(lambda sql, params=(): con.execute(sql, list(params)).fetchall(), head)
     (folder,), = con.execute("SELECT current_setting('temp_directory')").fetchall()
     try:
         con.execute("SET temp_directory = ''")

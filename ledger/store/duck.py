@@ -184,7 +184,8 @@ def spill_beside(con: Connection, path: str) -> None:
     """DuckDB's temporary folder made ``<path>.tmp`` beside the ledger ``path`` that ``con``
     writes, as a file's own DuckDB instance has it (a large write that spills, a capped
     import: :mod:`ledger.store.spill`), where DuckDB still lets it be moved (nothing spilled
-    to the process's folder yet; otherwise it spills there). Undone by :func:`spill_apart`."""
+    to the process's folder yet; otherwise it spills there). Undone by :func:`spill_apart`.
+    Both are called outside a transaction (:meth:`ledger.store.store.Ledger.transaction`)."""
     if con.shared:
         _move_spill(con, f"{path}.tmp")
 
@@ -197,6 +198,10 @@ def spill_apart(con: Connection) -> None:
 
 
 def _move_spill(con: Connection, folder: str) -> None:
+    """Never inside a transaction: DuckDB's refusal aborts it (and it refuses to set again
+    even the folder it has, once used: not asked then)."""
+    if con.execute("SELECT current_setting('temp_directory')").fetchone()[0] == folder:
+        return
     try:
         con.execute(f"SET temp_directory = '{folder.replace(chr(39), chr(39) * 2)}'")
     except duckdb.NotImplementedException:  # "Cannot switch … after … has been used"

@@ -24,11 +24,13 @@ from ledger.store import chainsql
 from ledger.store.chain import VerifyReport
 
 
-def head_apart(con: Any, head: tuple[int, str] | None) -> VerifyReport | None:
+def head_apart(con: Any, head: tuple[int, str] | None, *,
+               in_transaction: bool = False) -> VerifyReport | None:
     """The report of a recorded ``head`` (``(position, hash)`` from ``meta``) that names the
     last stored row of an intact chain by its hash at another position (module doc): problem
     ``head``, ``first_bad`` the last row's position, ``rows`` every row; else None (the walk
-    decides). ``con``: the ledger's DuckDB connection, inside the caller's memory cap.
+    decides). ``con``: the ledger's DuckDB connection, inside the caller's memory cap;
+    ``in_transaction``: as :func:`ledger.store.chainsql.proven_intact`'s.
 
     Raises:
         duckdb.Error: the file cannot be read (the caller translates it).
@@ -42,7 +44,7 @@ def head_apart(con: Any, head: tuple[int, str] | None) -> VerifyReport | None:
     last = (int(found[0][0]), str(found[0][1]))
     if last[1] != head[1] or last[0] == head[0]:
         return None
-    if chainsql.proven_intact(con, last) is None:
+    if chainsql.proven_intact(con, last, in_transaction=in_transaction) is None:
         return None
     return VerifyReport(False, last[0], last[0], "head",
                         f"the ledger's head (meta) {point(*head)} does not match its last row "

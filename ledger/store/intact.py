@@ -94,7 +94,8 @@ class ProvenInRanges:
             return
         try:
             proven = self._proof.add(low + 1, high)
-        except duckdb.Error:  # out of memory, or a block DuckDB cannot read: the whole decides
+        except duckdb.Error as e:  # out of memory, or a block DuckDB cannot read: the whole
+            self._not_in_transaction(e)  # decides
             proven = False
         if not proven:
             self.settle()
@@ -105,10 +106,17 @@ class ProvenInRanges:
             return
         try:
             proven = self._proof.finish() is not None
-        except duckdb.Error:
+        except duckdb.Error as e:
+            self._not_in_transaction(e)
             proven = False
         if not proven:
             self.settle()
+
+    def _not_in_transaction(self, e: duckdb.Error) -> None:
+        """Raise ``e`` translated when a transaction is open: DuckDB aborted it at the error,
+        so no query can follow in it (:meth:`ledger.store.store.Ledger.transaction`)."""
+        if self._ledger.in_transaction:
+            raise self._ledger.translate(e) from e
 
     def settle(self) -> None:
         """Leave the proof to :func:`require_intact` over the whole file, once: a range not

@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -480,6 +480,18 @@ class Ledger:
         """Whether a :meth:`transaction` is open: a write made now joins it."""
         return self._depth > 0
 
+    def aborted_by(self, exc: LedgerError) -> None:
+        """For a caller that passes over a :class:`LedgerError` (a check that cannot say):
+        raise ``exc`` again when it is a DuckDB error's (its ``__cause__``) met inside a
+        :meth:`transaction`, which DuckDB aborted at it (nothing can go on in it: the
+        transaction rolls back with that error); else return.
+
+        Raises:
+            LedgerError: ``exc``, as said.
+        """
+        if self._depth and isinstance(exc.__cause__, duckdb.Error):
+            raise exc
+
     @contextmanager
     def transaction(self, *, capped: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         """One transaction on :attr:`connection`: commit on success, roll back on any error.
@@ -499,17 +511,19 @@ class Ledger:
                 translated (``from`` the original); LedgerErrors of the block pass through.
         """
         outer = self._depth == 0
+        beside = outer and capped
         try:
             if outer:
                 landing.resume()
+                if beside:  # as a file's own DuckDB spills; before the transaction, which a
+                    duck.spill_beside(self._con, self.path)  # refused move would abort
                 self._con.begin()
                 self._appended.begin()
             self._depth += 1
             try:
-                if outer and capped:
+                if beside:
                     self._uncapped = spill.limit(self._con)
                     spill.cap(self._con)
-                    duck.spill_beside(self._con, self.path)  # as a file's own DuckDB spills
                 yield self._con
             except BaseException:
                 if outer:
@@ -518,23 +532,46 @@ class Ledger:
             finally:
                 self._depth -= 1
             if outer:
-                try:
-                    if self._uncapped is not None and not spill.commit_capped(self._con):
-                        self._lift_cap()  # the commit merges the indexes: not under the cap
-                    with landing.committing():
-                        self._con.commit()
-                    self._appended.end()
-                except BaseException:  # an interrupt before the commit began included
-                    self._rollback()
-                    raise
-                with suppress(duckdb.Error):  # committed: never an error said after it
-                    self._lift_cap()
+                self._commit()
         except duckdb.Error as e:
             raise self._translate(e) from e
         except RuntimeError as e:  # Ctrl-C inside DuckDB (an appender, the commit): rolled
             if "interrupted" in str(e).lower():  # back above; said as the interrupt it was
                 raise KeyboardInterrupt from e
             raise
+        finally:
+            if beside:  # after the transaction, for the same reason
+                with suppress(duckdb.Error):  # the folder stays where DuckDB keeps it
+                    duck.spill_apart(self._con)
+
+    def _commit(self) -> None:
+        """The outer transaction's commit (:meth:`transaction`), rolled back on any error."""
+        try:
+            self._not_aborted()
+            if self._uncapped is not None and not spill.commit_capped(self._con):
+                self._lift_cap()  # the commit merges the indexes: not under the cap
+            with landing.committing():
+                self._con.commit()
+            self._appended.end()
+        except BaseException:  # an interrupt before the commit began included
+            self._rollback()
+            raise
+        with suppress(duckdb.Error):  # committed: never an error said after it
+            self._lift_cap()
+
+    def _not_aborted(self) -> None:
+        """Before a commit: the transaction still open. DuckDB aborts a transaction at any
+        error in it, and its commit then ends it as a rollback without a word: a DuckDB error
+        caught and not raised again inside one would lose the write unsaid.
+
+        Raises:
+            LedgerError: the transaction was aborted (nothing is written).
+        """
+        try:
+            self._con.execute("SELECT 1").fetchall()
+        except duckdb.TransactionException as e:
+            raise LedgerError(f"ledger {self.path}: the write was aborted by a database error"
+                              " met on the way; nothing written") from e
 
     def _rollback(self) -> None:
         self._appended.end()
@@ -548,7 +585,6 @@ class Ledger:
         if self._uncapped is not None:
             before, self._uncapped = self._uncapped, None
             spill.lift(self._con, before)
-            duck.spill_apart(self._con)
 
     def _recap(self) -> None:
         """After an append in a capped transaction: the cap raised as the indexes grew."""
@@ -897,14 +933,16 @@ class Ledger:
         head = self._head()
         with self.memory_capped(_WALK_MEMORY):
             try:
-                proven = chainsql.proven_intact(self._con, head)
+                proven = chainsql.proven_intact(self._con, head,
+                                                in_transaction=self.in_transaction)
             except duckdb.Error as e:
                 raise self._translate(e) from e
         if proven is not None:  # the queries' proof; on any doubt the walk below decides
             return VerifyReport(True, proven[0], None, None, f"{proven[0]} rows verify", proven)
         with self.memory_capped(_WALK_MEMORY):
             try:  # only the recorded head wrong, the rows intact (ledger.store.headcheck)
-                apart = headcheck.head_apart(self._con, head)
+                apart = headcheck.head_apart(self._con, head,
+                                              in_transaction=self.in_transaction)
             except duckdb.Error as e:
                 raise self._translate(e) from e
         if apart is not None:
@@ -1051,11 +1089,8 @@ class Ledger:
         (about 1 kB a hand). The setting is restored after."""
         before = self._query("SELECT current_setting('memory_limit')")[0][0]
         self._con.execute(f"SET memory_limit = '{limit}'")
-        try:
+        with self._set_back(lambda: spill.lift(self._con, before)):
             yield
-        finally:
-            with suppress(duckdb.Error):
-                spill.lift(self._con, before)
 
     @contextmanager
     def one_thread(self) -> Iterator[None]:
@@ -1068,12 +1103,36 @@ class Ledger:
         before = [self._query(f"SELECT current_setting('{name}')")[0][0] for name in settings]
         con.execute("SET threads = 1")
         con.execute("SET write_buffer_row_group_count = 1")
+
+        def restore() -> None:
+            for name, value in zip(settings, before, strict=True):
+                con.execute(f"SET {name} = {int(value)}")
+
+        with self._set_back(restore):
+            yield
+
+    @contextmanager
+    def _set_back(self, restore: Callable[[], None]) -> Iterator[None]:
+        """``restore`` (settings put back) run after the block. Its DuckDB error is never said
+        in place of the block's own, and is ignored outside a transaction; inside one, where
+        it has aborted the transaction (DuckDB aborts one at any error), it is raised,
+        translated, so that the transaction rolls back instead of going on to a commit that
+        would write nothing.
+
+        Raises:
+            LedgerError: ``restore`` failed inside a transaction.
+        """
         try:
             yield
-        finally:
-            with suppress(duckdb.Error):  # never in place of the block's own error
-                for name, value in zip(settings, before, strict=True):
-                    con.execute(f"SET {name} = {int(value)}")
+        except BaseException:
+            with suppress(duckdb.Error):
+                restore()
+            raise
+        try:
+            restore()
+        except duckdb.Error as e:
+            if self._depth:
+                raise self._translate(e) from e
 
     def _query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         try:

@@ -8,12 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ledger.model.errors import LedgerError, StoredFinding
+from ledger.model.errors import FileNotText, LedgerError, StoredFinding
 
 
 def refusals(errors: Sequence[LedgerError]) -> list[LedgerError]:
     """``errors`` but the :class:`StoredFinding` values (facts of hands stored as logged)."""
     return [e for e in errors if not isinstance(e, StoredFinding)]
+
+
+def _more(errors: Sequence[LedgerError]) -> str:
+    """`` (and N more error(s) in the file)`` after the first of ``errors``' refusals (its
+    warnings, :class:`StoredFinding`, are no errors: README "Bad input"), else ``""``; of the
+    findings alone when it has no refusal."""
+    counted = refusals(errors) or errors
+    return f" (and {len(counted) - 1} more error(s) in the file)" if len(counted) > 1 else ""
 
 
 def warning_line(finding: StoredFinding) -> str:
@@ -35,18 +43,20 @@ def of_stored(finding: StoredFinding, hand: str) -> StoredFinding:
 def game_line(errors: Sequence[LedgerError], clash: LedgerError) -> str:
     """The one error line of a game's export refused whole (:class:`FileWriter`, ``game``):
     the first stored hand it disagrees with (file, line, hand), how many more errors the file
-    has, and that nothing of it was written."""
-    more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
+    has (its warnings not counted), and that nothing of it was written."""
+    more = _more(errors)
     return (f"{clash}{more}; nothing of this file was written (the hands after it would not "
             "follow the ledger's)")
 
 
 def strict_line(errors: Sequence[LedgerError]) -> str:
     """The one error line of a file ``--strict`` refuses: its first refusal (file, line, hand,
-    action; a :class:`StoredFinding` only when it has none), how many more errors it has, and
-    that nothing of it was written."""
-    more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
-    return f"{(refusals(errors) or errors)[0]}{more}; --strict: nothing of this file was written"
+    action; a :class:`StoredFinding` only when it has none), how many more errors it has (its
+    warnings not counted), and that nothing of it was written."""
+    first = (refusals(errors) or errors)[0]
+    if isinstance(first, FileNotText):  # refused whole as it was read, --strict or not
+        return str(first)
+    return f"{first}{_more(errors)}; --strict: nothing of this file was written"
 
 
 def book_line(errors: Sequence[LedgerError], sessions: Sequence[str]) -> str:
@@ -56,7 +66,7 @@ def book_line(errors: Sequence[LedgerError], sessions: Sequence[str]) -> str:
     more errors it has, and that nothing of it was written (README "Bad input": a book
     without one of its hands is chips nobody played, and a closed session would never take
     the hand back)."""
-    more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
+    more = _more(errors)
     books = (f"the book of session {sessions[0]}, which goes in with all its hands"
              if len(sessions) == 1 else
              f"the books of sessions {', '.join(sessions)}, which go in with all their hands")

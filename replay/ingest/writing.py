@@ -24,7 +24,7 @@ from typing import Any
 
 from ledger.formats.files import file_name
 from ledger.model.batch import Batch
-from ledger.model.errors import LedgerError, RepeatedHand, StoredFinding
+from ledger.model.errors import FileNotText, LedgerError, RepeatedHand, StoredFinding
 from replay import carry
 from replay.ingest import completing
 from replay.ingest.file_order import in_file_order, positions_of
@@ -312,14 +312,18 @@ class FileWriter:
         # a copy of a hand the ledger holds in play: the payouts so far, checked when it ends
         together = {h for e in errors for h in getattr(e, "hands", ())} | self.in_play
         # a hand refused for another reason: that refusal says it; its payout finding, no
-        # refusal itself, would read as one more error of the hand
-        together |= {e.hand for e in refusals(errors) if e.hand is not None}
+        # refusal itself, would read as one more error of the hand (not a later copy's
+        # refusal: the copy is refused, the hand the file gave first is stored)
+        together |= {e.hand for e in refusals(errors)
+                     if e.hand is not None and not isinstance(e, RepeatedHand)}
         errors = [e for e in errors if not (isinstance(e, StoredFinding) and e.hand in together)]
         found: list[StoredFinding] = []
         if not (self.strict and refusals(errors)):  # findings of hands stored: warnings
             found = [e for e in errors if isinstance(e, StoredFinding) and e.hand in self.kept]
             errors = [e for e in errors if not any(e is f for f in found)]
         part.rejected = _rejected(errors, self.kept)
+        # a file refused whole as it was read (not text): its other hands, none read
+        unread = sum(e.others for e in errors if isinstance(e, FileNotText))
         # a file refused whole: its hands that would be written are rejected with it, and
         # those the ledger holds already stay counted known (the summary adds up to the
         # hands read)
@@ -332,7 +336,7 @@ class FileWriter:
         if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
             part.imported = part.events = part.completed = part.amended = part.repeated = 0
             part.errors.append(strict_line(errors))
-            part.unwritten = self.good  # good hands, not written with their file
+            part.unwritten = self.good + unread  # good hands, not written with their file
             part.counted = 1
             raise _Discard(part)
         if self.book_sessions and refusals(errors):  # a session's book: whole or nothing
@@ -343,6 +347,7 @@ class FileWriter:
             raise _Discard(part)
         part.errors.extend(str(e) for e in errors)
         part.counted = len(errors)
+        part.unwritten += unread
         for positions, batch in zip(self.ledger.append_many(self.completions),
                                     self.completions, strict=True):
             part.events += len(positions)

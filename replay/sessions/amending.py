@@ -335,8 +335,8 @@ def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int
             try:
                 if fold_stream([r.event for r in ledger.read(hand)])[0].status == "voided":
                     continue
-            except LedgerError:
-                pass  # a hand that does not replay still seats him
+            except LedgerError as exc:  # a hand that does not replay still seats him
+                ledger.aborted_by(exc)  # (a database error inside a write is no such hand)
         seating.append(hand)
     return seating
 

@@ -122,7 +122,8 @@ def payee_owed_less(ledger: Any, session: str, state: SessionState, payee: str |
     try:
         catch_up(ledger)
         transfers, books = settlement(ledger.connection, session)
-    except LedgerError:
+    except LedgerError as exc:
+        ledger.aborted_by(exc)  # a database error inside a write: never passed over
         return None
     group = alias_group(ledger, payee)
     owed = sum(n for _, to, n in transfers if to in group)
@@ -383,7 +384,8 @@ def within_owed(ledger: Any, session: str, state: SessionState, payer: str, mino
         try:
             catch_up(ledger)
             books = settlement(ledger.connection, session)[1].players
-        except LedgerError:
+        except LedgerError as exc:
+            ledger.aborted_by(exc)  # a database error inside a write: never passed over
             return False
     elif not any(p["hands"] for p in books):  # a file's row with no hand of its session
         return False  # stored: left to its buy-ins (replay/ingest/book_rules.py)

@@ -252,9 +252,11 @@ def read_jsonl_text(data: bytes | str, *, file: str = "<text>", first_line: int 
     if first_line == 1:
         raw = raw.removeprefix(_BOM)  # a byte-order mark some editors write
     lines = raw.split(b"\n")
+    reader = _Reader(file)
+    if lines and not _blank(lines[-1]):  # no newline after the last line: it may be cut
+        reader.cut_at = first_line + len(lines) - 1
     while lines and _blank(lines[-1]):  # the last newline, and blank lines after the rows
         lines.pop()
-    reader = _Reader(file)
     reader.continued = continued
     if events is not None:
         reader.events = events
@@ -323,6 +325,8 @@ _ROW_KEYS = {
 #: The key a row may carry besides :data:`_ROW_KEYS` (module doc).
 _KEY = "source_key"
 _KEY_END_RE = re.compile(rb'"[ \t\r\n]*:')
+#: The events that end a hand: a row after one is no more of its play (module doc).
+_HAND_ENDS = frozenset({"hand_ended", "hand_voided"})
 
 
 def _nested_fields(model: type[BaseModel]) -> tuple[str, ...]:
@@ -427,6 +431,7 @@ class _Reader:
         self.in_play: dict[str, int] = {}  # what a closing line names (see closing)
         self.refused: MalformedInput | None = None  # a closing line that refuses the file
         self.keys: dict[tuple[Kind, str, int], str] = {}  # the source keys rows carry
+        self.cut_at: int | None = None  # the last line, with no newline after it
 
     def error(self, message: str, line: int, stream: str | None = None,
               kind: Kind = "hand") -> MalformedInput:
@@ -674,7 +679,28 @@ class _Reader:
         ident = _stream_id(known.group(2)) if known else None
         if known and ident is not None:
             raise self._stream_error(known.group(1), ident, message, number)  # type: ignore[arg-type]
+        ident = self._cut_in(number, text)
+        if ident is not None:
+            raise self._stream_error("hand", ident, message, number)
         raise self.error(message, number)
+
+    def _cut_in(self, number: int, text: str) -> str | None:
+        """The hand that line ``number``, the file's last with no newline after it and cut
+        before its hand id could be read, continues: the hand of the line before it, not yet
+        ended (``hand_ended``, ``hand_voided``), when ``text`` begins as that hand's rows
+        begin (``{"hand":"<id>"``, or a part of that); else None. The file then ends in the
+        middle of that hand, and that is what is refused (one hand, not a hand refused by a
+        rule for the rows it lacks and a line of no hand)."""
+        if number != self.cut_at:
+            return None
+        before = [(kind, ident, stream.rows[-1]) for (kind, ident), stream
+                  in self.streams.items() if stream.rows[-1].line == number - 1]
+        if not before or before[0][0] != "hand" or before[0][2].event.type in _HAND_ENDS:
+            return None
+        ident = before[0][1]
+        starts = {f'{{"hand":{json.dumps(ident)}',
+                  f'{{"hand":{json.dumps(ident, ensure_ascii=False)}'}
+        return ident if any(start.startswith(text) for start in starts) else None
 
     def _stream_error(self, kind: Kind, stream: str, message: str, line: int) -> MalformedInput:
         """An error on a line whose stream is known: that stream is bad from now on."""

@@ -52,6 +52,9 @@ def to_decimal(value: object) -> Decimal:
             raise MalformedInput(f"{value!r} is not a number")
         return Decimal(value.strip())
     number = Decimal(value)
+    if number.is_nan():  # TOML's nan (or -nan, +nan), as it is written
+        raise MalformedInput(f"{'-' if number.is_signed() else ''}nan is not a number (NaN): "
+                             "the hand history does not record this amount")
     if not number.is_finite():  # iPoker files write an unknown stack as inf
         raise MalformedInput(f"{value!r} is not a finite number: the hand history does not "
                              "record this amount (a stack written as inf)")

@@ -71,6 +71,7 @@ from ledger.formats.files import (
     long_line,
     read_capped,
     utf16_bom,
+    utf16_unmarked,
 )
 from ledger.formats.phh.base import (
     Expected,
@@ -94,7 +95,7 @@ from ledger.formats.phh.scan import (
     toml_error_line,
 )
 from ledger.formats.phh.write import write_hand, write_phh, write_phhs
-from ledger.model.errors import MalformedInput
+from ledger.model.errors import FileNotText, MalformedInput, RepeatedHand
 from ledger.model.events import MAX_DEPTH
 
 __all__ = [
@@ -153,6 +154,13 @@ def iter_phh(path: str | os.PathLike[str]) -> Iterator[Item]:
         return
     suffix = Path(path).suffix.lower()
     multi = True if suffix == ".phhs" else False if suffix == ".phh" else None
+    unmarked = utf16_unmarked(data)
+    if unmarked is not None:  # NUL bytes that TOML would refuse as its first error
+        yield MalformedInput(f"the file looks like {unmarked} text without its byte-order "
+                             "mark (a NUL byte beside each character): PHH is read as UTF-8, or "
+                             "as UTF-16 after its byte-order mark: save it as UTF-8",
+                             file=file, line=1)
+        return
     try:
         if utf16_bom(data) is not None:  # UTF-16 after its byte-order mark (Windows tools)
             text = decode_text(data, name=file)
@@ -162,8 +170,7 @@ def iter_phh(path: str | os.PathLike[str]) -> Iterator[Item]:
         yield exc
         return
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        yield MalformedInput(f"not UTF-8 ({exc.reason})", file=file, line=line)
+        yield _not_utf8(data, exc, file, multi)
         return
     del data
     if multi is False and _opens_with_table(text):
@@ -173,6 +180,27 @@ def iter_phh(path: str | os.PathLike[str]) -> Iterator[Item]:
         yield line_error(file, too_long)
         return
     yield from iter_phh_text(text, file=file, multi=multi)
+
+
+#: A top-level table header line of a ``.phhs`` (``[12]``; not a sub-table, ``[12._expected]``).
+_TABLE_RE = re.compile(rb"^[ \t]*\[[ \t]*([^\[\]\.\s]+)[ \t]*\][ \t]*\r?$", re.M)
+
+
+def _not_utf8(data: bytes, exc: UnicodeDecodeError, file: str, multi: bool | None
+              ) -> MalformedInput:
+    """The one error of a file whose bytes ``data`` are not UTF-8 (``exc``), at the line of the
+    first such byte. Of hand tables (not a ``.phh`` of one hand): the table the byte is in,
+    and that the file is refused whole, its other tables not written
+    (:class:`FileNotText`)."""
+    line = data.count(b"\n", 0, exc.start) + 1
+    tables = [] if multi is False else _TABLE_RE.findall(data)
+    if not tables:
+        return MalformedInput(f"not UTF-8 ({exc.reason})", file=file, line=line)
+    before = _TABLE_RE.findall(data, 0, exc.start)
+    table = f"[{before[-1].decode('ascii', 'replace')}] " if before else ""
+    return FileNotText(f"{table}not UTF-8 ({exc.reason}): a file of hand tables is read as "
+                       "text whole; nothing of the file was written",
+                       others=len(tables) - bool(before), file=file, line=line)
 
 
 def _opens_with_table(text: str) -> bool:
@@ -472,7 +500,9 @@ def _section_raws(file: str, sections: list[Section], start: int
     """The hand tables of a broken ``.phhs``, each section parsed alone so that the good
     hands survive, from section ``start`` on."""
     raws, errors = [], []
-    seen = {section.name for section in sections[:start]}
+    seen: dict[str, int] = {}  # table name -> the line of its first header
+    for section in sections[:start]:
+        seen.setdefault(section.name, section.line)
     for index, section in enumerate(sections):
         if index < start:
             continue
@@ -482,16 +512,33 @@ def _section_raws(file: str, sections: list[Section], start: int
             errors.append(_toml_error(exc, file, section.name, section.line, section.text))
             continue
         table = doc.get(section.name)
-        if section.name in seen or not isinstance(table, dict):
-            message = f"table [{section.name}] is repeated or not a hand"
-            errors.append(MalformedInput(message, file=file, line=section.line))
+        if not isinstance(table, dict):
+            errors.append(MalformedInput(f"table [{section.name}] is not a hand", file=file,
+                                         line=section.line))
             continue
-        seen.add(section.name)
         layout = scan_layout(section.text, section.line)
         keys, actions = layout.keys.get(section.name, {}), layout.actions.get(section.name, [])
         body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
-        raws.append(RawHand(file, section.name, section.line, index, table, keys, actions, body))
+        raw = RawHand(file, section.name, section.line, index, table, keys, actions, body)
+        if section.name in seen:
+            errors.append(_repeated_table(raw, seen[section.name]))
+            continue
+        seen[section.name] = section.line
+        raws.append(raw)
     return raws, errors
+
+
+def _repeated_table(raw: RawHand, first: int) -> RepeatedHand:
+    """The refusal of a table whose name an earlier table of the file has (its header at line
+    ``first``: a file pasted after itself, say), naming the hand this copy holds when it can
+    be built (:func:`build_hand`); a rejected hand of its own, whatever became of the first."""
+    try:
+        hand: str | None = build_hand(raw).hand
+    except (MalformedInput, ValueError):  # its own error is not said: the repeat is
+        hand = None
+    return RepeatedHand(f"table [{raw.section}] is repeated: the file's first table "
+                        f"[{raw.section}] is at line {first}; a table is one hand, named once "
+                        "in its file", file=raw.file, line=raw.line, hand=hand)
 
 
 def _finish(file: str, raws: list[RawHand], errors: list[MalformedInput], ids: HandIds,
