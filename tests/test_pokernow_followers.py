@@ -51,7 +51,8 @@ def test_a_hand_the_engine_refuses_refuses_the_hands_after_it(tmp_path: Path) ->
         "imported 20 hand(s) (662 events) from 1 file(s); 0 already in the ledger; "
         "32 rejected\n"),
         f"error: {log}:554, hand {hand}, action 'reveal by 1RhUayZFQU': card 8s is dealt "
-        "twice: it was dealt first on the board\n" + _follow(log, 529, HAND.format("thu", *H22.split("-", 1)), 21, 22))
+        "twice: it was dealt first on the board\n"
+        + _follow(log, 529, HAND.format("thu", *H22.split("-", 1)), 21, 22))
     assert len(_hands(db)) == 20
     assert one_shot(db, "import", "--session", "thu", str(VK)) == (0, FIXED20, "")
     assert _hands(db)[20] == hand
