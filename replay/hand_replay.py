@@ -205,12 +205,20 @@ class HandReplay:
         """The stable JSON shape of the hand (``replay --json``; README, "replay --json"):
         hand, session, game, status, verifiable, pots (amount, eligible, awards, carried,
         explanation), returned, carried, net, final_stacks, recorded, discrepancies (player,
-        recorded, recomputed, diff, kind, message), declarations, notes. Chips throughout."""
+        recorded, recomputed, diff, kind, message), declarations, notes. Chips throughout, and
+        what a chip is worth as the hand records it (:attr:`unit`): ``chip_value_minor``
+        (minor units of ``currency`` a chip is worth), ``currency`` (None: plain chips) and
+        ``decimals`` (those of the minor unit), as the ``hands`` table names them (HandHQ
+        dollars and cents: 1, ``"USD"``, 2, so an amount of 10000 is 100.00 USD)."""
         res = self.result
+        minor, currency, decimals = self.unit
         return {
             "hand": self.hand,
             "session": self.session,
             "game": self.game,
+            "chip_value_minor": minor,
+            "currency": currency,
+            "decimals": decimals,
             "status": res.status,
             "verifiable": res.verifiable,
             "pots": [

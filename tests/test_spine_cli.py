@@ -29,6 +29,28 @@ def test_ex01_imports_and_replays_to_the_two_published_pots(run) -> None:  # noq
                            "p7": -1}
     assert hand["final_stacks"]["p2"] == 77
     assert hand["discrepancies"] == []
+    # plain chips: a chip of no currency, worth one of itself
+    assert (hand["chip_value_minor"], hand["currency"], hand["decimals"]) == (1, None, 0)
+
+
+def test_replay_json_names_the_unit_of_a_hand_in_dollars_and_cents(run, tmp_path  # noqa: ANN001
+                                                                    ) -> None:
+    """A HandHQ hand in dollars and cents counts cents: its object says so, so that an amount
+    of 125 reads as 1.25 USD (the first hand of the PartyPoker excerpt: blinds 0.10/0.25, p1
+    raises to 1.00, the big blind folds: a pot of 0.50, 0.75 uncalled back, p1 collects
+    1.25, +0.25)."""
+    text = (SHARED / "phh" / "handhq" / "pty-25nl-excerpt.phhs").read_text()
+    first = text[:text.index("[2]")]
+    path = tmp_path / "pty1.phhs"
+    path.write_text(first)
+    assert run("import", str(path)).exit_code == 0
+    (hand,) = _replays(run("replay", "--json"))
+    assert hand["hand"] == "PartyPoker-16405514564"
+    assert (hand["chip_value_minor"], hand["currency"], hand["decimals"]) == (1, "USD", 2)
+    assert [p["amount"] for p in hand["pots"]] == [50]
+    assert hand["returned"] == {"p1": 75}
+    assert hand["recorded"] == {"p1": 125}
+    assert hand["net"] == {"p1": 25, "p2": -25, "p3": 0, "p4": 0, "p5": 0, "p6": 0}
 
 
 def test_bundled_ante_table_names_the_players_and_pays_as_recorded(run) -> None:  # noqa: ANN001
