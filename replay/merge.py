@@ -73,9 +73,45 @@ def merge_parts(parts: Sequence[PartResult], aliases: Mapping[str, str],
     findings = [d for *_, d in keyed]
     counts = {k: sum(p.counts.get(k, 0) for p in parts) for k in ("hands", "bad", "unverifiable")}
     incomplete = sorted(c for p in parts for c in p.incomplete)
+    units, session_units = finding_units(findings, ordered, parts)
     report = AuditReport(findings, {name: b.hand_count for name, b in ordered.items()},
-                         [(hand, session) for _, hand, session in incomplete])
+                         [(hand, session) for _, hand, session in incomplete], units,
+                         session_units)
     return Merged(series, findings, report, counts)
+
+
+Chip = tuple[int, int, str | None]
+
+
+def finding_units(findings: Sequence[Finding], books: Mapping[str | None, SessionBook],
+                  parts: Sequence[PartResult]) -> tuple[dict[str, Chip], dict[str, Chip]]:
+    """What the chips of each finding count, as :func:`ledger.audit.tables.read_audit` gives
+    them to the audit's text (README "Chips of different values"): ``(units, session_units)``,
+    ``hand -> (minor units a chip is worth, decimals, currency)`` for a finding's hand whose
+    chips are worth money (its session's chip, or a hand of no session its own, as its
+    partition kept it: :attr:`PartResult.units`), and ``session -> …`` the same for a
+    session that a finding naming no hand is of. Plain chips are in neither."""
+    own: dict[str, Chip] = {}
+    for part in parts:
+        own.update(part.units)
+
+    def chip(session: str | None) -> Chip | None:
+        book = books.get(session) if session is not None else None
+        if book is None:
+            return None
+        unit = (book.chip_value_minor or 1, book.decimals or 0, book.currency)
+        return unit if unit[2] is not None or unit[1] > 0 or unit[0] > 1 else None
+
+    units: dict[str, Chip] = {}
+    sessions: dict[str, Chip] = {}
+    for d in findings:
+        if d.hand is not None:
+            unit = chip(d.session) if d.session is not None else own.get(d.hand)
+            if unit is not None:
+                units[d.hand] = unit
+        elif d.session is not None and (unit := chip(d.session)) is not None:
+            sessions[d.session] = unit
+    return units, sessions
 
 
 def merge_loose(parts: Sequence[PartResult]) -> SessionBook | None:

@@ -47,7 +47,10 @@ class PartResult:
     (``StreamAudit.finish_keyed``); per book the names seated at its tables before aliases;
     for its hands of no session the ledger position of each player's last one (series names),
     the same per chip unit of those hands (``last_by_unit``), and of the last one; the counts
-    (hands, bad, unverifiable); its incomplete hands as ``(ord, hand, session)``; the texts
+    (hands, bad, unverifiable); its incomplete hands as ``(ord, hand, session)``; the chip
+    of each of its hands of no session that a finding names, when worth money (``units``:
+    ``hand -> (minor units a chip is worth, decimals, currency)``, as
+    :class:`ledger.audit.tables.AuditReport` keeps them); the texts
     of its rendered hands in ledger order (none unless asked); its derived tables' rows as
     columns (:func:`replay.tables.table_columns`) when the partition does not write them
     itself."""
@@ -61,6 +64,7 @@ class PartResult:
         default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     incomplete: list[tuple[int, str, str | None]] = field(default_factory=list)
+    units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)
     tables: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -237,6 +241,8 @@ def replay_numbered(part: PartRows, numbered: Sequence[tuple[int, Any]],
     tables: dict[str, list[tuple]] = {table: [] for table in HAND_TABLES}
     _replayed(numbered, audit, result, aliases, tables, render, problems)
     series, result.findings = audit.finish_keyed()
+    named = {d.hand for *_, d in result.findings}
+    result.units = {hand: unit for hand, unit in result.units.items() if hand in named}
     result.books = series.sessions
     result.tables = {table: table_columns(table, rows) for table, rows in tables.items()}
     return result
@@ -270,6 +276,9 @@ def _replayed(numbered: Sequence[tuple[int, Any]], audit: StreamAudit, result: P
                     result.last_seen[aliases.get(p, p)] = of_unit[aliases.get(p, p)] = (
                         h.position)
                 result.last_loose = h.position
+                minor, currency, decimals = h.unit
+                if currency is not None or decimals > 0 or minor > 1:  # worth money
+                    result.units[h.hand] = (minor, decimals, currency)
             if h.status == "incomplete":
                 result.incomplete.append((h.ord, h.hand, h.session))
 

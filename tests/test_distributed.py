@@ -382,3 +382,46 @@ def test_a_clean_audit_of_an_export_says_its_chain_was_proven(tmp_path: Path, sc
     assert result.output.splitlines()[1] == (
         "audit clean: 0 hand(s) in 1 session(s); every chip adds up in the exported events, "
         "their hash chain proven row by row")
+
+
+def test_dask_replay_names_the_unit_of_a_sites_findings_as_audit_does(tmp_path: Path,
+                                                                        run: Any) -> None:
+    """A PokerStars hand in dollars and cents whose payout was edited down by 0.10 (Player2
+    collected 4.60 of the pot of 4.90 less the 0.20 rake, plus 0.10 uncalled: paid 470 cents,
+    the rules give 480): ``dask-replay`` of its export prints the audit's very lines, each
+    saying its amounts are chips of 0.01 USD (one function renders both)."""
+    import logging
+
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    name = "Stars-cash-NLHE-FR-USD-0.05-0.10-201004.allinWithAmtReturned.txt"
+    edited = tmp_path / "edited.txt"
+    edited.write_text((SHARED / "text" / name).read_text().replace("$4.70", "$4.60"))
+    assert run("import", str(edited)).exit_code == 0
+    hand = "PokerStars-42875758685"
+    findings = [
+        f"payout: hand {hand}: Player2 was paid 470, the rules give 480 (-10) [hand {hand}, "
+        "player Player2; expected 480, actual 470; amounts in chips of 0.01 USD]",
+        f"rake: hand {hand}: the site kept 20 as rake (as the file records); the rules' awards "
+        f"of the pots less it: Player2 480 (the payouts differ from them) [hand {hand}, player "
+        "Player2; expected 500, actual 470; amounts in chips of 0.01 USD]",
+        f"site_summary: hand {hand}: the site's summary disagrees with its own lines: collected "
+        f"460 + rake 20 = 480, the total pot is 490 (+10) [hand {hand}; expected 480, actual "
+        "490; amounts in chips of 0.01 USD]",
+        "audit: 3 discrepancies in 1 hand(s) in 0 session(s) (payout 1, rake 1, site_summary 1)"]
+    audit = run("audit")
+    assert (audit.exit_code, audit.output.splitlines()) == (1, findings)
+    assert run("export", "--format", "parquet", str(tmp_path / "pq")).exit_code == 0
+    out = tmp_path / "out"
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                      dashboard_address=":0", worker_dashboard_address=None,
+                      silence_logs=logging.CRITICAL) as cluster:
+        result = CliRunner().invoke(cli, ["dask-replay", str(tmp_path / "pq"), str(out),
+                                          "--scheduler", cluster.scheduler_address,
+                                          "--partitions", "1"])
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines() == [
+        "1 hand(s) replayed: 1 paid differently from the rules, 0 showdown(s) not verifiable",
+        *findings, f"wrote 9 tables to {out} (1 partitions on 1 worker thread(s))"]
