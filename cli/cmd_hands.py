@@ -93,7 +93,11 @@ def dask_replay(obj: Context, events: str, out: str, scheduler: str | None, work
                           partitions=partitions, progress=render.progress, ledger=obj.db)
     merged = done.merged
     click.echo(render.replay_counts(merged.counts))
-    click.echo(text.audit_text(merged.report, merged.findings, clean_scope=text.EXPORT_SCOPE))
+    from cli.names import Names
+
+    names = Names(merged.series.nicknames)  # a PokerNow id by his name, as audit shows him
+    click.echo(names(text.audit_text(merged.report, merged.findings,
+                                     clean_scope=text.EXPORT_SCOPE)))
     click.echo(f"wrote {len(done.tables)} tables to {out} ({done.partitions} partitions on "
                f"{done.threads} worker thread(s))")
     if merged.findings:

@@ -425,3 +425,35 @@ def test_dask_replay_names_the_unit_of_a_sites_findings_as_audit_does(tmp_path: 
     assert result.output.splitlines() == [
         "1 hand(s) replayed: 1 paid differently from the rules, 0 showdown(s) not verifiable",
         *findings, f"wrote 9 tables to {out} (1 partitions on 1 worker thread(s))"]
+
+
+def test_dask_replay_names_the_chips_of_a_sessions_finding_as_audit_does(tmp_path: Path,
+                                                                          run: Any) -> None:
+    """A session's finding that names no hand (a cash-out) says what the session's chips are
+    worth on Dask as ``audit`` says it: NewGuy bought in 500 cents of a PokerNow log of cents
+    and cashed out 400, the hands never seating him."""
+    import logging
+
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    session = "pokernowpy_run-it-twice"
+    assert run("import", str(SHARED / "pokernow" / f"{session}.csv")).exit_code == 0
+    assert run("buyin", session, "NewGuy", "500").exit_code == 0
+    assert run("cashout", session, "NewGuy", "400").exit_code == 0
+    line = (f"session_balance: session {session}: NewGuy cashed out 400 chips but the hands "
+            f"leave NewGuy 500 (-100) [session {session}, player NewGuy; expected 500, actual "
+            "400; amounts in chips of 0.01]")
+    audit = run("audit")
+    assert audit.exit_code == 1 and line in audit.output.splitlines()
+    assert run("export", "--format", "parquet", str(tmp_path / "pq")).exit_code == 0
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                      dashboard_address=":0", worker_dashboard_address=None,
+                      silence_logs=logging.CRITICAL) as cluster:
+        result = CliRunner().invoke(cli, ["dask-replay", str(tmp_path / "pq"),
+                                          str(tmp_path / "out"), "--scheduler",
+                                          cluster.scheduler_address, "--partitions", "1"])
+    assert result.exit_code == 1, result.output
+    # every finding as audit prints it, NewGuy's among them
+    assert result.output.splitlines()[1:-1] == audit.output.splitlines()
