@@ -635,6 +635,8 @@ def _is_full(state: HandData, new: int, before: int) -> bool:
         if state.half_bet:
             return new - before >= (rnd.increment + 1) // 2 or new - rnd.full_level >= rnd.increment
         return new - rnd.full_level >= rnd.increment
+    if state.half_bet:  # a big-bet game under the half-bet rule, as a limit game's (§1.7, §5)
+        return new - before >= (rnd.increment + 1) // 2
     return new - before >= rnd.increment
 
 

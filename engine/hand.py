@@ -64,7 +64,7 @@ class HandData:
     # Per-hand constants, set once by ``HandState.start`` (read on every action):
     seat: dict[str, int]  # each player's index in ``order``
     fixed: bool  # fixed-limit betting
-    half_bet: bool  # fixed limit under the half-bet rule (RULES.md §1.7)
+    half_bet: bool  # the half-bet rule: an all-in of half a bet or more reopens (RULES.md §1.7)
     cap: int  # fixed limit: full bets and raises a round may hold (RULES.md §1.8)
 
     # Written out, not the dataclass's: mypyc compiles this one, the generated __init__ stays

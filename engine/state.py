@@ -118,7 +118,7 @@ class HandState(HandData):
             last_round=(None, None),
             seat={p: i for i, p in enumerate(order)},
             fixed=fixed,
-            half_bet=fixed and reopen == "half_bet",
+            half_bet=reopen == "half_bet",
             cap=cap_for(len(g.streets)),
         )
 

@@ -149,6 +149,33 @@ def test_a_short_all_in_of_half_a_bet_reopens_under_half_bet_only(tmp_path: Path
     assert events(db) == before
 
 
+def test_the_half_bet_rule_in_a_no_limit_game_reopens_on_half_a_raise(tmp_path: Path) -> None:
+    """RULES.md §1.7, §5: the half-bet rule chosen for a big-bet game counts an all-in of half
+    the last full raise or more as a full raise, as in limit. A raises to 10 (a raise of 8);
+    B's all-in to 17 raises 7, at least half of 8: A may raise again, to 17 + 8 = 25. B's
+    all-in to 13 raises 3, below half: A may only call. Under the game's own full-bet rule
+    the raise of 7 does not reopen either."""
+    db = tmp_path / "n.duckdb"
+
+    def hand(name: str, stack: int, *options: str) -> list[str]:
+        assert handledger(db, "hand", "start", "--hand", name, "--game", "NT", "--stakes",
+                          "1/2", "--seats", f"A:100,B:{stack},C:100", "--button", "A",
+                          *options)[:2] == (0, f"{name}\n")
+        said = _table(db, name, ["d dh B ????", "d dh C ????", "d dh A ????", "A cbr 10",
+                                 f"B cbr {stack}", "C cc"])[-1:]
+        assert handledger(db, "void", name, "--reason", "a new deal", "--by", "host")[0] == 0
+        return said
+
+    assert hand("h1", 17, "--reopen-rule", "half_bet") == [
+        "9 call; A to act: to call 7, raise to 25..100"]
+    assert hand("h2", 13, "--reopen-rule", "half_bet") == [
+        "9 call; A to act: to call 3 (no raise: the betting was not reopened: a short all-in "
+        "is not a full raise)"]
+    assert hand("h3", 17) == [
+        "9 call; A to act: to call 7 (no raise: the betting was not reopened: a short all-in "
+        "is not a full raise)"]
+
+
 def test_live_options_are_stored_as_an_imported_hand_stores_them(tmp_path: Path) -> None:
     """The same ``_split`` and ``_reopen_rule`` in a PHH file give the same options JSON as
     the typed ones, the keys not given taking the same defaults (stud: ``card_by_suit``), and
