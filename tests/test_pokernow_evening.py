@@ -426,17 +426,30 @@ def club_w1(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-@pytest.mark.parametrize("take_back", [
-    [("session", "void", "club-w1")],
-    [("void", hand) for hand in reversed(W1)]], ids=["session-void", "void-each-hand"])
-def test_a_game_whose_every_hand_is_voided_is_no_other_game_of_the_session(
-        tmp_path: Path, club_w1: Path, take_back: list[tuple[str, ...]]) -> None:
-    """The first game taken back, by ``session void`` or by voiding its four hands one by
-    one: the second log with ``--session club-w1`` then goes in with its summary alone."""
+def test_a_game_taken_back_by_session_void_is_no_other_game_of_the_session(
+        tmp_path: Path, club_w1: Path) -> None:
+    """The first game taken back by ``session void`` (its hands voided, its book entries
+    retracted): the second log with ``--session club-w1`` then goes in with its summary
+    alone."""
     db = copy_ledger(club_w1, tmp_path / "t.duckdb")
-    for args in take_back:
-        assert one_shot(db, *args, "--reason", "wrong night", "--by", "host")[0] == 0
+    assert one_shot(db, "session", "void", "club-w1", "--reason", "wrong night", "--by",
+                    "host")[0] == 0
     assert one_shot(db, "import", str(PN2), "--session", "club-w1") == (0, PN2_IN, "")
+
+
+def test_a_game_whose_hands_are_voided_still_counts_by_its_buy_ins(
+        tmp_path: Path, club_w1: Path) -> None:
+    """The first game's four hands voided one by one, its buy-ins left standing (``void``
+    takes back hands, not book entries): the second log's warning says so, naming the first
+    buy-in not retracted (entry 4: the session's opening, an alias and a seat come first)."""
+    db = copy_ledger(club_w1, tmp_path / "t.duckdb")
+    for hand in reversed(W1):
+        assert one_shot(db, "void", hand, "--reason", "wrong night", "--by", "host")[0] == 0
+    assert one_shot(db, "import", str(PN2), "--session", "club-w1") == (0, PN2_IN, (
+        f"warning: {PN2}: this PokerNow game goes into session club-w1, which holds another "
+        f"PokerNow game already (its hands all voided, from {W1[0]} on, but its buy-in at "
+        "entry 4 not retracted): both games' buy-ins and hands count in club-w1's books; "
+        + MISTAKE.format(s="club-w1")))
 
 
 def test_a_game_with_a_hand_not_voided_is_still_said_by_that_hand(

@@ -49,10 +49,17 @@ def shared_session_warning(ledger: Any, read: FileRead, *, named: bool) -> str |
     standing = [(k, hand, source) for k, (hand, source) in enumerate(rows)
                 if hand not in voided]
     if not standing:
-        return None
-    k, hand, source = standing[0]
+        entry = _entry_standing(ledger, session) if rows else None
+        if entry is None:
+            return None
+        hand, source = rows[0]
+        other = (f"its hands all voided, from {hand} on, but its {entry[1].replace('_', '-')}"
+                 f" at entry {entry[0]} not retracted")
+        source = None  # its file said with its first hand only
+    else:
+        k, hand, source = standing[0]
+        other = f"its first hand {hand}" if k == 0 else f"its first hand not voided, {hand}"
     file = json.loads(source or "{}").get("file")
-    other = f"its first hand {hand}" if k == 0 else f"its first hand not voided, {hand}"
     if file:
         same = not named and file == Path(read.file).name
         other += f", from {file}" + (", a log of the same file name" if same else "")
@@ -66,6 +73,22 @@ def shared_session_warning(ledger: Any, read: FileRead, *, named: bool) -> str |
         "refused under another session then): import each log into a new ledger with its own "
         "--session (`handledger --db NEW import --session S FILE`) before anything else is "
         "recorded here")
+
+
+def _entry_standing(ledger: Any, session: str) -> tuple[int, str] | None:
+    """``(seq, type)`` of the first buy-in or cash-out of ``session`` read from a PokerNow
+    log that no ``entry_corrected`` retracts (the latest correction of an entry wins), or
+    None: a game whose hands are all voided still counts in the books by its entries
+    (``void`` takes back hands, ``session void`` the entries too)."""
+    rows = ledger.query(
+        "WITH last AS (SELECT CAST(payload->>'seq' AS INTEGER) AS s,"
+        " arg_max(CAST(payload->'replacement' AS VARCHAR), position) AS r FROM events"
+        " WHERE session = $1 AND type = 'entry_corrected' AND hand_id IS NULL GROUP BY s)"
+        " SELECT seq, type FROM events WHERE session = $1 AND hand_id IS NULL"
+        " AND type IN ('buy_in', 'cash_out') AND starts_with(source_key, 'pokernow:')"
+        " AND seq NOT IN (SELECT s FROM last WHERE r IS NULL OR r = 'null')"
+        " ORDER BY position LIMIT 1", [session])
+    return (rows[0][0], rows[0][1]) if rows else None
 
 
 def said_first(part: ImportReport, line: str | None) -> None:
