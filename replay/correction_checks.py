@@ -49,7 +49,7 @@ def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] 
         return taken
     from replay.amendments import split_stream
 
-    if together and split_stream([r.event for r in ledger.read(later)])[2]:
+    if split_stream([r.event for r in ledger.read(later)])[2]:  # voided before this write
         raise IllegalAction(
             f"hand {later}, voided before, passes on the chips this hand carried to the "
             f"session's next hand (RULES.md §3.8, §7.1), and {doing}: the chips would be "

@@ -266,12 +266,13 @@ def test_voids_of_a_carry_and_its_taker_voided_before_are_refused(user, db) -> N
                                 "twice; nothing written; void them together in one write "
                                 "(`handledger void h1 h2`)\n")
     assert user("void", "h2", *WHY)[0] == 0
-    code, out, err = _unchanged(user, Path(db), "session", "void", "sat", *WHY)
-    assert (code, out, err) == (2, "", "error: hand h1: hand h2, voided before, passes on the "
-                                "chips this hand carried to the session's next hand (RULES.md "
-                                "§3.8, §7.1), and a void returns every contribution: the chips "
-                                "would be counted twice; nothing written; void both in one "
-                                "write (undo the void of hand h2 first)\n")
+    before = ("error: hand h1: hand h2, voided before, passes on the chips this hand carried "
+              "to the session's next hand (RULES.md §3.8, §7.1), and a void returns every "
+              "contribution: the chips would be counted twice; nothing written; void both in "
+              "one write (undo the void of hand h2 first)\n")
+    assert _unchanged(user, Path(db), "session", "void", "sat", *WHY) == (2, "", before)
+    # h1 alone, h2 voided: the same way through, not `void h1 h2` (refused: h2 is voided)
+    assert _unchanged(user, Path(db), "void", "h1", *WHY) == (2, "", before)
     assert user("undo", "h2", "--by", "host")[0] == 0
     code, out, err = user("void", "h1", "h2", *WHY)
     assert (code, err) == (0, "")
