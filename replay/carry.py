@@ -27,6 +27,16 @@ from ledger.model.errors import MalformedInput, NotFound
 Previous = Callable[[str], tuple[str, list[Any]] | None]
 Stored = Callable[[str], list[Any] | None]
 
+#: The source key's start of a batch that only records, on a stored hand, the chips it
+#: carried to a hand of the file (its ``carry_over`` out): part of that hand's import.
+CARRY_RECORD = "carry:"
+
+
+def carry_record(batch: Batch) -> bool:
+    """Whether ``batch`` only records chips a stored hand carried to a hand of the file (the
+    ``carry_over`` out :func:`link` adds; RULES.md §7.1): no hand imported."""
+    return (batch.source_key or "").startswith(CARRY_RECORD)
+
 
 def previous_in(ledger: Any) -> Previous:
     """``previous(session)`` for :func:`link` over a ledger: the session's last stored hand
@@ -144,7 +154,7 @@ def link(batches: Sequence[Batch], previous: Previous, stored: Stored | None = N
                     pass
                 elif where is None:
                     out.append(Batch(prev_hand, [leave], prev_hand, session,
-                                     f"carry:{prev_hand}"))
+                                     f"{CARRY_RECORD}{prev_hand}"))
                 else:
                     out[where] = out[where].with_events([*out[where].events, leave])
                 events = [events[0], come, *events[1:]]

@@ -406,3 +406,25 @@ def test_chips_a_voided_hand_passes_on_wait_for_the_next_hand_dealt(  # noqa: AN
     assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
     assert user("session", "close", "sat")[0] == 0
     assert user("settle")[1].splitlines()[0] == "Bob pays Ann 3 chips"
+
+
+def test_an_imported_hand_that_takes_carried_chips_counts_as_one_hand(
+        user, played, tmp_path: Path) -> None:  # noqa: ANN001
+    """h1 carried 4 to the session's next hand; a PHH file of one hand (x1, Bob folds to
+    Ann's big blind) imported into the session takes them: the import adds h1's
+    ``carry_over`` out beside x1's own rows, and says one hand imported, not two (RULES.md
+    §7.1: the record on h1 is part of x1's import)."""
+    from tests.console_run import handledger
+
+    other = tmp_path / "other.duckdb"
+    assert handledger(other, "hand", "start", "--hand", "x1", "--game", "NT", "--stakes",
+                      "1/2", "--seats", "Ann:98,Bob:98", "--button", "Bob")[0] == 0
+    assert handledger(other, "table", "x1", input="d dh Ann ????\nd dh Bob ????\nBob f\nend\n"
+                      )[0] == 0
+    phh = tmp_path / "x1.phh"
+    assert handledger(other, "export", "--format", "phh", "x1", "-o", str(phh))[0] == 0
+    code, out, err = user("import", "--session", "sat", str(phh))
+    assert (code, out) == (0, "imported 1 hand(s) (9 events) from 1 file(s); 0 already in "
+                              "the ledger; 0 rejected\n"), err
+    assert [line.split()[3] for line in user("history", "h1")[1].splitlines()
+            if " carry_over " in line] == ["carry_over"]

@@ -184,7 +184,7 @@ class FileWriter:
         skipped = []  # hands a stored row's source key had already (another file's name)
         for positions, batch in zip(written, batches, strict=True):
             part.events += len(positions)
-            if not batch.is_hand:
+            if not batch.is_hand or carry.carry_record(batch):  # not a hand of the file
                 continue
             if positions and completing.amends(batch):
                 part.amended += 1
