@@ -35,11 +35,17 @@ STUD = ("--game", "F7S", "--seats", "Ann:100,Bob:100")
      "error: --seats: Ann's stack -5 is not a number of chips above 0 (a player with no chips "
      "is not dealt in: buy in first)"),
     ((*STUD, "--antes", "1", "--small-bet", "2", "--big-bet", "4"), "error: F7S is stud: give "
-     "--bring-in N (on third street the lowest upcard brings it in with a forced bet, "
-     "RULES.md §4.1)"),
+     "--bring-in N, 1 chip or more (on third street the lowest upcard brings it in with a "
+     "forced bet, RULES.md §4.1)"),
+    ((*STUD, "--antes", "1", "--bring-in", "0", "--small-bet", "2", "--big-bet", "4"),
+     "error: F7S is stud: give --bring-in N, 1 chip or more (on third street the lowest "
+     "upcard brings it in with a forced bet, RULES.md §4.1)"),
+    (("--game", "N7S", "--antes", "1", "--bring-in", "1", "--seats", "Ann:100,Bob:100"),
+     "error: N7S needs a minimum bet: give --min-bet N (the full bet that completes the "
+     "bring-in, RULES.md §4.1)"),
     (("--game", "FR", "--seats", "Ann:100,Bob:100", "--small-bet", "2", "--big-bet", "4"),
-     "error: FR is stud: give --bring-in N (on third street the highest upcard brings it in "
-     "with a forced bet, RULES.md §4.1)"),
+     "error: FR is stud: give --bring-in N, 1 chip or more (on third street the highest "
+     "upcard brings it in with a forced bet, RULES.md §4.1)"),
     ((*NT, "--bring-in", "3"), "error: --bring-in 3: NT is not a stud game (it posts blinds: "
      "--stakes)"),
     ((*NT, "--small-bet", "2", "--big-bet", "4"), "error: --small-bet/--big-bet: NT is not "

@@ -427,8 +427,10 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) ->
         raise MalformedInput(f"--min-bet {spec.min_bet}: {g.code} is fixed limit (it takes "
                              "--small-bet and --big-bet)")
     if not fixed and min_bet < 1:
-        raise MalformedInput(f"{g.code} needs a minimum bet: give --stakes (the big blind sets "
-                             "it) or --min-bet")
+        raise MalformedInput(
+            f"{g.code} needs a minimum bet: give --min-bet N (the full bet that completes the "
+            "bring-in, RULES.md §4.1)" if g.stud else
+            f"{g.code} needs a minimum bet: give --stakes (the big blind sets it) or --min-bet")
     if fixed and not (spec.small_bet and spec.big_bet):
         raise MalformedInput(f"{g.code} is fixed limit: give --small-bet and --big-bet (the "
                              "bets of the early and the late streets)")
@@ -436,8 +438,9 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) ->
         raise MalformedInput(f"--big-bet {spec.big_bet} is below --small-bet {spec.small_bet}")
     if g.stud and not spec.bring_in:
         card = "highest" if g.low_bring_in else "lowest"
-        raise MalformedInput(f"{g.code} is stud: give --bring-in N (on third street the {card} "
-                             "upcard brings it in with a forced bet, RULES.md §4.1)")
+        raise MalformedInput(f"{g.code} is stud: give --bring-in N, 1 chip or more (on third "
+                             f"street the {card} upcard brings it in with a forced bet, "
+                             "RULES.md §4.1)")
     if g.stud and fixed and spec.small_bet and spec.bring_in >= spec.small_bet:
         raise MalformedInput(f"--bring-in {spec.bring_in} is not below the small bet "
                              f"{spec.small_bet}: the bring-in is less than a full bet, which "
