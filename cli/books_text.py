@@ -168,15 +168,15 @@ def chip_units_note(units: list[dict[str, Any]], each: str, command: str) -> str
 
 def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
     """A note per hand still in progress (:func:`ledger.audit.player_balances.open_hands`): its
-    chips in the pot count as put in, nothing paid yet, so the nets are not final."""
+    chips in the pot count as put in, no payout counted until it ends, so the nets are not final."""
     out = []
     for h in hands:
         where = f" of session {h['session']}" if h["session"] else ""
         chips = ", ".join(f"{p} {c}" for p, c in h["players"].items() if c)
         out.append(f"note: hand {h['hand']}{where} is in progress (not ended): the "
-                   f"{h['pot']} chips in its pot so far ({chips}) count as put in, nothing "
-                   f"paid yet; the nets are final once it ends (`handledger act {h['hand']} "
-                   "end`) or is voided")
+                   f"{h['pot']} chips in its pot so far ({chips}) count as put in, no "
+                   "payout counted until it ends; the nets are final once it ends "
+                   f"(`handledger act {h['hand']} end`) or is voided")
     return out
 
 

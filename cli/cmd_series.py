@@ -43,12 +43,13 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
     result for a hand that recorded no payouts; nothing for a voided hand), the net that settle,
     standings and chart use; where the rules would have paid otherwise, their net is shown
     beside it (`audit` names the hands). A hand still in progress is named in a note: its chips
-    in the pot count as put in, nothing paid yet. The rake the table took from the pots (`act
-    HAND "rake AMOUNT"`, a file's rake) leaves the players' nets, and a line names it per
-    session. A player known by a PokerNow id shows as its latest nickname with the id, e.g.
-    `Mdeyxwb (HXN7RGKNLI)`. Chips of different values (sessions of other chip values or
-    currencies, hands of no session each in its own unit) do not add up: without --session, each
-    value gets its own table, and a note says so (--money adds them up in one currency)."""
+    in the pot count as put in, no payout counted until it ends. The rake the table took from
+    the pots (`act HAND "rake AMOUNT"`, a file's rake) leaves the players' nets, and a line
+    names it per session. A player known by a PokerNow id shows as its latest nickname with
+    the id, e.g. `Mdeyxwb (HXN7RGKNLI)`. Chips of different values (sessions of other chip
+    values or currencies, hands of no session each in its own unit) do not add up: without
+    --session, each value gets its own table, and a note says so (--money adds them up in one
+    currency)."""
     from replay.books import balances as read
 
     noted: list[str] = []

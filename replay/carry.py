@@ -74,7 +74,8 @@ def unclaimed(events: Sequence[Any]) -> int:
 def _leaves(events: Sequence[Any]) -> tuple[int, bool]:
     """``(chips, passed)``: :func:`unclaimed` of the hand stream ``events``, and whether they
     are chips carried into a hand voided or cut short, passed on (then the next hand's
-    ``carry_over`` in is their only record: the engine takes no event after a void)."""
+    ``carry_over`` in is their only record: the engine takes no event after a void). A hand
+    in play leaves nothing yet."""
     if not may_pass_on(events):
         return 0, False
     recorded = sum(e.amount for e in events if e.type == "carry_over" and e.direction == "out")
@@ -83,6 +84,8 @@ def _leaves(events: Sequence[Any]) -> tuple[int, bool]:
     from replay.fold import replay_events  # the engine loads only when a hand is replayed
 
     hand = replay_events(events)
+    if hand.result.status == "open":  # in play: its chips count as put in until it ends
+        return 0, False
     return hand.carried_on, hand.result.status in ("voided", "incomplete")
 
 

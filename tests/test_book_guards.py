@@ -209,8 +209,8 @@ def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> Non
                   "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Bob")):
         assert run(*step).exit_code == 0, step
     note = ("note: hand s1 of session sat is in progress (not ended): the 3 chips in its pot "
-            "so far (Ann 2, Bob 1) count as put in, nothing paid yet; the nets are final once "
-            "it ends (`handledger act s1 end`) or is voided")
+            "so far (Ann 2, Bob 1) count as put in, no payout counted until it ends; the nets "
+            "are final once it ends (`handledger act s1 end`) or is voided")
     assert _lines(run("balances", "--session", "sat"))[1:] == [
         "Bob                      -1          100            0      1        1",
         "Ann                      -2          100            0      1        1", note]

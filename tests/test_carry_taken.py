@@ -428,3 +428,15 @@ def test_an_imported_hand_that_takes_carried_chips_counts_as_one_hand(
                               "the ledger; 0 rejected\n"), err
     assert [line.split()[3] for line in user("history", "h1")[1].splitlines()
             if " carry_over " in line] == ["carry_over"]
+
+
+def test_a_hand_in_play_carries_nothing_yet(user, db: str, h1_declaring: Path) -> None:  # noqa: ANN001
+    """h1 played to its showdown, both swings failing (its 4 chips the rules carry, RULES.md
+    §3.8), but not ended: it leaves no chips to a next hand until it ends, so ``settle`` says
+    the hand is in play, not that chips wait for the session's next hand."""
+    copy_ledger(h1_declaring, Path(db))
+    assert _table(user, "h1", H1[14:]) == 0
+    assert user("settle", "--session", "sat") == (
+        2, "", "error: cannot settle: hand h1 is still in progress (not ended) in session "
+        "sat: its pot is paid when it ends (`handledger act h1 end`) or is voided; settle "
+        "then\n")

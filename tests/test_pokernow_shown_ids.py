@@ -44,8 +44,8 @@ def test_a_hand_in_progress_and_its_void_name_the_players(tmp_path: Path) -> Non
     code, out, _ = one_shot(db, "balances")
     assert code == 0 and out.splitlines()[-1] == (
         f"note: hand live1 of session {SESSION} is in progress (not ended): the 3 chips in "
-        "its pot so far (ksv @ ycx 2, A8 1) count as put in, nothing paid yet; the nets are "
-        "final once it ends (`handledger act live1 end`) or is voided")
+        "its pot so far (ksv @ ycx 2, A8 1) count as put in, no payout counted until it "
+        "ends; the nets are final once it ends (`handledger act live1 end`) or is voided")
     assert "ksv @ ycx (YJJJbgIQrB)" in out  # the table as before: nickname (id)
     code, out, _ = one_shot(db, "void", "live1", "--reason", "misdeal", "--by", "host")
     assert (code, out) == (0, "voided hand live1: returned ksv @ ycx 2, A8 1; change in net: ksv "

@@ -55,8 +55,8 @@ def test_a_hand_in_play_is_not_money_owed(tmp_path: Path) -> None:
     ok(db, "hand", "start", "--game", "NT", "--stakes", "1/2", "--seats",
        "Ann:200,Bob:150,Cy:100", "--button", "Ann", "--session", "fri", "--hand", "f4")
     note = ("note: hand f4 of session fri is in progress (not ended): the 3 chips in its pot "
-            "so far (Bob 1, Cy 2) count as put in, nothing paid yet; the nets are final once "
-            "it ends (`handledger act f4 end`) or is voided")
+            "so far (Bob 1, Cy 2) count as put in, no payout counted until it ends; the nets "
+            "are final once it ends (`handledger act f4 end`) or is voided")
     assert ok(db, "standings").endswith(f"(sum)              -3           -3\n{note}\n")
     ok(db, "report", str(tmp_path / "site"))
     page = (tmp_path / "site" / "sessions" / "fri.html").read_text(encoding="utf-8")
