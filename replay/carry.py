@@ -301,13 +301,21 @@ def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: 
         f"nothing written{_void_through(ledger, hand) if way else ''}", hand=hand)
 
 
+def taker_chain(ledger: Any, hand: str) -> list[str]:
+    """``hand`` and each later hand that took the chips it carried, followed while each
+    passes them on (:func:`taken_by`; at most 50 hands): the hands whose void in one write
+    gives every one of those chips back (RULES.md §7.1)."""
+    chain = [hand]
+    while len(chain) < 50 and (taker := taken_by(ledger, chain[-1])) is not None:
+        chain.append(taker)
+    return chain
+
+
 def _void_through(ledger: Any, hand: str) -> str:
     """The way through :func:`carry_kept` names: ``void`` of ``hand`` with every hand that
     took the chips it carried (:func:`taken_by`, followed while each passes them on), in one
     write, then the hands recorded again."""
-    chain = [hand]
-    while len(chain) < 50 and (taker := taken_by(ledger, chain[-1])) is not None:
-        chain.append(taker)
+    chain = taker_chain(ledger, hand)
     if len(chain) == 1:
         return (f"; void it instead (`handledger void {hand} --reason … --by …`) and record it "
                 "again as a new hand")

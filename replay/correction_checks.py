@@ -39,7 +39,7 @@ def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] 
         IllegalAction: naming the first hand not of ``together`` that took them (voided
             before the write, it passes them on: the two are voided in one write).
     """
-    from replay.carry import taken_by
+    from replay.carry import taken_by, taker_chain
 
     later = taken_by(ledger, hand)
     taken = later is not None
@@ -57,10 +57,8 @@ def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] 
             f"{later} first)", hand=hand)
     way = ""
     if voiding:  # the takers voided with it give the chips to nobody: the way through
-        chain = [hand]
-        while chain[-1] is not None and len(chain) < 50:
-            chain.append(taken_by(ledger, chain[-1]))
-        way = f"; void them together in one write (`handledger void {' '.join(chain[:-1])}`)"
+        chain = taker_chain(ledger, hand)
+        way = f"; void them together in one write (`handledger void {' '.join(chain)}`)"
     raise IllegalAction(
         f"hand {later} took the chips this hand carried to the session's next hand "
         f"(RULES.md §3.8, §7.1), and {doing}: the chips would be counted twice; nothing "

@@ -52,9 +52,8 @@ def shared_session_warning(ledger: Any, read: FileRead, *, named: bool) -> str |
         entry = _entry_standing(ledger, session) if rows else None
         if entry is None:
             return None
-        hand, source = rows[0]
-        other = (f"its hands all voided, from {hand} on, but its {entry[1].replace('_', '-')}"
-                 f" at entry {entry[0]} not retracted")
+        other = (f"its hands all voided, from {rows[0][0]} on, but its "
+                 f"{entry[1].replace('_', '-')} at entry {entry[0]} not retracted")
         source = None  # its file said with its first hand only
     else:
         k, hand, source = standing[0]
@@ -77,18 +76,21 @@ def shared_session_warning(ledger: Any, read: FileRead, *, named: bool) -> str |
 
 def _entry_standing(ledger: Any, session: str) -> tuple[int, str] | None:
     """``(seq, type)`` of the first buy-in or cash-out of ``session`` read from a PokerNow
-    log that no ``entry_corrected`` retracts (the latest correction of an entry wins), or
-    None: a game whose hands are all voided still counts in the books by its entries
-    (``void`` takes back hands, ``session void`` the entries too)."""
-    rows = ledger.query(
-        "WITH last AS (SELECT CAST(payload->>'seq' AS INTEGER) AS s,"
-        " arg_max(CAST(payload->'replacement' AS VARCHAR), position) AS r FROM events"
-        " WHERE session = $1 AND type = 'entry_corrected' AND hand_id IS NULL GROUP BY s)"
-        " SELECT seq, type FROM events WHERE session = $1 AND hand_id IS NULL"
-        " AND type IN ('buy_in', 'cash_out') AND starts_with(source_key, 'pokernow:')"
-        " AND seq NOT IN (SELECT s FROM last WHERE r IS NULL OR r = 'null')"
-        " ORDER BY position LIMIT 1", [session])
-    return (rows[0][0], rows[0][1]) if rows else None
+    log that no ``entry_corrected`` retracts (the session's stream folded as the books fold
+    it: :func:`replay.sessions.state.fold_rows`), or None: a game whose hands are all voided
+    still counts in the books by its entries (``void`` takes back hands, ``session void``
+    the entries too)."""
+    from ledger.model.errors import NotFound
+    from replay.sessions.state import fold_rows
+
+    try:
+        rows = ledger.read(f"session:{session}")
+    except NotFound:  # hands of a session with no book of its own: no entry
+        return None
+    retracted = fold_rows([(r.seq, r.event) for r in rows]).retracted
+    return next(((r.seq, r.event.type) for r in rows
+                 if r.event.type in ("buy_in", "cash_out") and r.seq not in retracted
+                 and (r.source_key or "").startswith("pokernow:")), None)
 
 
 def said_first(part: ImportReport, line: str | None) -> None:
