@@ -126,3 +126,29 @@ def test_a_json_lines_unit_finer_than_its_currency_is_refused(tmp_path: Path) ->
     good = tmp_path / "ok.jsonl"
     good.write_text(out)
     assert one_shot(fresh, "import", str(good))[0] == 0
+
+
+def test_zeros_written_below_the_minor_unit_are_the_minor_unit(tmp_path: Path) -> None:
+    """``553500.000`` dollars are 55,350,000 cents: places beyond USD's two that are only zeros
+    make no finer chip (FORMATS.md §1, money in integer minor units); a nonzero digit there is
+    still no whole amount of the money and refused."""
+    text = DWAN.read_text(encoding="utf-8")
+    zeros = tmp_path / "zeros.phh"
+    zeros.write_text(text.replace("553500]", "553500.000]").replace("'p3 cbr 7000'",
+                                                                    "'p3 cbr 7000.000'"))
+    db = tmp_path / "u.duckdb"
+    assert one_shot(db, "import", str(zeros))[0] == 0
+    (start,) = [json.loads(e[6]) for e in events(db) if e[5] == "hand_started"]
+    assert start["unit"] == {"currency": "USD", "decimals": 2, "minor_per_chip": 1}
+    assert [seat["stack"] for seat in start["seats"]] == [112560000, 200000000, 55350000]
+    code, out, err = one_shot(db, "balances", "--money", "--json")
+    assert (code, err) == (0, "")
+    nets = {p["player"]: p["net"] for p in json.loads(out)["players"]}
+    assert nets == {"Tom Dwan": 55600000, "Phil Ivey": -55350000,  # cents
+                    "Patrik Antonius": -250000}
+    cent = tmp_path / "cent.phh"
+    cent.write_text(text.replace("553500]", "553500.005]"))
+    code, _, err = one_shot(tmp_path / "c.duckdb", "import", str(cent))
+    assert (code, err[err.index(": amounts"):]) == (
+        2, ": amounts written with 3 decimal place(s) are finer than USD's minor unit (2 "
+        "decimal place(s), ISO 4217): no whole amount of its money\n")

@@ -108,8 +108,15 @@ def parse_actions(raw: RawHand) -> list[PhhAction]:
 PAID_AMOUNTS = ("winnings", "finishing_stacks")
 
 
-def hand_decimals(raw: RawHand, actions: list[PhhAction]) -> int:
+def hand_decimals(raw: RawHand, actions: list[PhhAction], *,
+                  money_places: int | None = None) -> int:
     """Validate every amount's type and return the hand's scale (see module doc).
+
+    ``money_places``: the minor units of the hand's currency (USD 2), None without one. When
+    the places written go beyond them only by trailing zeros (``10.000`` in USD), the scale is
+    the minor unit: ``10.000`` dollars are 1,000 cents, no finer chip (FORMATS.md §1: money in
+    integer minor units). Places with a nonzero digit beyond it stay, and are refused
+    (:func:`ledger.model.money.unit_problem`).
 
     Raises:
         MalformedInput: an amount that is not a number; more than ``MAX_DECIMALS`` places;
@@ -133,7 +140,23 @@ def hand_decimals(raw: RawHand, actions: list[PhhAction]) -> int:
                 raise raw.error(exc.message, line=action.line, action=action.text) from exc
     if found > MAX_DECIMALS:
         raise raw.error(f"amounts have {found} decimal places (at most {MAX_DECIMALS})")
+    if (money_places is not None and found > money_places
+            and _significant(raw, actions) <= money_places):
+        return money_places
     return found
+
+
+def _significant(raw: RawHand, actions: list[PhhAction]) -> int:
+    """The most places any amount of the hand needs, trailing zeros dropped (``10.500`` → 1)."""
+    numbers = [_number(raw, item, key) for key in (*LIST_AMOUNTS, *SCALAR_AMOUNTS)
+               for item in _items(raw.table.get(key)) if type(item) is not int]
+    numbers += [to_decimal(parts[2]) for parts in (action.text.split() for action in actions)
+                if len(parts) >= 3 and parts[1] == "cbr"]
+    return max((places(number.normalize()) for number in numbers if number.is_finite()), default=0)
+
+
+def _items(value: object) -> list:
+    return value if isinstance(value, list) else [] if value is None else [value]
 
 
 def _paid_in_chips_played(raw: RawHand, actions: list[PhhAction], played: int) -> int:

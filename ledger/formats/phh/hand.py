@@ -39,7 +39,7 @@ from ledger.model.events import (
     Unit,
     qualifier_unsaid,
 )
-from ledger.model.money import currency_code, unit_problem
+from ledger.model.money import currency_code, minor_units, unit_problem
 
 
 def _check_bring_in(raw: RawHand, stud: bool, stakes: Stakes) -> None:
@@ -83,7 +83,7 @@ def build_hand(raw: RawHand) -> PhhHand:
     count = player_count(raw)
     check_required(raw, the_game)
     actions = parse_actions(raw)
-    decimals = hand_decimals(raw, actions)
+    decimals = hand_decimals(raw, actions, money_places=_money_places(table))
     amounts = parse_amounts(raw, decimals, count)
     check_rake(raw, decimals)
     seats = parse_seats(raw, amounts["starting_stacks"], count)
@@ -157,6 +157,13 @@ def _notice(table: dict, the_game: Game) -> str | None:
     return qualifier_unsaid(declare, game=the_game.code, hilo=the_game.hilo,
                             declare="_declare",
                             eight="give _declare.low_qualifier = '8_or_better'")
+
+
+def _money_places(table: dict) -> int | None:
+    """The minor units of the currency the hand names (USD 2), None for none or an unknown one
+    (which :func:`ledger.model.money.unit_problem` refuses by name)."""
+    currency = table.get("currency", table.get("currency_symbol"))
+    return minor_units(currency_code(currency)) if isinstance(currency, str) else None
 
 
 def _refusal(table: dict, the_game: Game, problem: str | None) -> tuple[str, str] | None:
