@@ -195,7 +195,7 @@ def corrected_text(hand: str, done: Any) -> str:
     changes = award_changes(done.before, done.after)
     if changes and parts[1:2] == ["by the rules: unchanged"]:  # the nets: a hand in play
         parts[1] = "by the rules: no net moves until the hand ends"
-    parts += [c.sentence() for c in changes]
+    parts += [c.sentence(done.waits) for c in changes]
     if now is not None:
         parts.append(now.verdict("the payouts now" if done.took_back
                                  else "the corrected payouts"))

@@ -58,6 +58,10 @@ class Corrected:
     after: HandReplay
     downstream: list[Downstream]
     took_back: str | None = None
+    #: the hand after it, still in play: what it waits for, as ``state`` says it
+    #: (:func:`replay.live.state.legal_now`: ``"phase declare, Ann to act: Ann dcl
+    #: high|low|swing or Ann f (give up)"``); "" for a hand that is over
+    waits: str = ""
 
     @property
     def moved(self) -> dict[str, dict[str, int]] | None:
@@ -200,7 +204,17 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
     downstream = (compare(ledger, hand, rows, correction).downstream
                   if rows[0].session and before is not None else [])
     ledger.append(hand, [correction], hand_id=hand, expected_seq=rows[-1].seq)
-    return Corrected(rows[-1].seq + 1, before, after, downstream, took_back)
+    waits = _waits([*events, correction]) if after.result.status == "open" else ""
+    return Corrected(rows[-1].seq + 1, before, after, downstream, took_back, waits)
+
+
+def _waits(events: Sequence[Any]) -> str:
+    """What the hand ``events`` (its stream, in play) waits for, as ``state`` says it
+    (:func:`replay.live.state.legal_now`): whose turn and what he may do."""
+    from replay.fold import fold_stream
+    from replay.live.state import legal_now
+
+    return legal_now(fold_stream(events)[0])
 
 
 @dataclass(frozen=True)
@@ -432,7 +446,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         text = reason or f"undo of {words}"
         done = correct(ledger, hand, [ChangeSpec("delete", r.seq) for r in last], reason=text,
                        by=by, keys=keys, sign=sign, closed=closed)
-        return Corrected(done.seq, done.before, done.after, done.downstream, words)
+        return Corrected(done.seq, done.before, done.after, done.downstream, words,
+                         done.waits)
     void = last[-1].event if last[-1].type == "hand_voided" else None
     if void is not None:
         try:
