@@ -301,6 +301,46 @@ def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: 
         f"nothing written{_void_through(ledger, hand) if way else ''}", hand=hand)
 
 
+def carry_sections(options: Any) -> str:
+    """The RULES.md sections of the rule that carries chips to the session's next hand in a
+    hand of ``options`` (its ``hand_started``'s :class:`ledger.model.events.RuleOptions`):
+    ``"RULES.md §2.2, §5, §7.1"`` for the odd chip left in the pot for the next deal
+    (``odd_chip_tie_order = carry_to_next_hand``), ``"RULES.md §3.8, §7.1"`` for a declare pot
+    with no eligible winner (``no_eligible_winner = carry_over``), both's for both, and
+    ``"RULES.md §7.1"`` alone for neither (chips carried into a voided hand, passed on)."""
+    sections = []
+    if options.split.odd_chip_tie_order == "carry_to_next_hand":
+        sections += ["§2.2", "§5"]
+    if options.declare is not None and options.declare.no_eligible_winner == "carry_over":
+        sections.insert(1 if sections else 0, "§3.8")
+    return "RULES.md " + ", ".join([*sections, "§7.1"])
+
+
+def carried_undo_refused(ledger: Any, hand: str, rows: Sequence[Any], last: Sequence[Any]
+                         ) -> None:
+    """Refuse the undo of ``last``, the last write of ``hand`` (its stream ``rows``), when it
+    is the ``carry_over`` (out) written as the session's next hand started and took the chips
+    ``hand`` carried: that hand holds them, and ``hand`` ended (an ended hand is not opened
+    again). The refusal names the hand that took them and the way through: the void of
+    ``hand`` with every hand that took them, in one write (:func:`taker_chain`), then the
+    hands recorded again.
+
+    Raises:
+        IllegalAction: naming the chips, the hand that took them and what to do.
+    """
+    out = next((r for r in last if r.type == "carry_over" and r.event.direction == "out"),
+               None)
+    if out is None:
+        return
+    e = out.event
+    taker = taken_by(ledger, hand) or e.other_hand
+    raise IllegalAction(
+        f"cannot undo the last thing appended to the hand, the record of the {e.amount} "
+        f"chip(s) it carried to the session's next hand: hand {taker} took them as it started "
+        f"({carry_sections(rows[0].event.options)}), and an undo does not take them back "
+        f"from it; nothing written{_void_through(ledger, hand)}", hand=hand)
+
+
 def taker_chain(ledger: Any, hand: str) -> list[str]:
     """``hand`` and each later hand that took the chips it carried, followed while each
     passes them on (:func:`taken_by`; at most 50 hands): the hands whose void in one write

@@ -23,6 +23,7 @@ from ledger.store.proven import prove_before_writing
 from ledger.store.streams import platform_names
 from replay.amendment_kinds import taken_back, writes_of
 from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
+from replay.carry import carried_undo_refused
 from replay.corrected_hand import check_replays, same_hand
 from replay.correction_build import ChangeSpec, build_correction
 from replay.correction_checks import (
@@ -441,6 +442,7 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         raise _after_an_undo(hand, rows, last, exc) from None
     amended = {r.type in AMENDMENT_TYPES for r in last}
     if amended == {False}:
+        carried_undo_refused(ledger, hand, rows, last)
         decimals = stream_decimals([r.event for r in rows])
         words = ", ".join(f"seq {r.seq} ({brief(r.event, decimals)})" for r in last)
         text = reason or f"undo of {words}"
