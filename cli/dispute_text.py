@@ -48,6 +48,7 @@ def state_text(now: Any) -> str:
     def a(chips: int) -> str:  # in play: as the hand's actions take amounts (4.00 in cents)
         return as_typed(state, chips)
 
+    from ledger.model.carry_rules import carry_sections
     from replay.paid_out import in_play
 
     chips_now = in_play(state, result)  # what is paid sits in the stacks, out of the pots
@@ -60,7 +61,7 @@ def state_text(now: Any) -> str:
         lines.append("returned: " + ", ".join(f"{p} {a(c)}" for p, c in result.returned.items()))
     if result.carried:  # the rules leave them for the next deal: nobody is paid them
         lines.append(f"carried: {a(result.carried)} to the session's next hand, paid to nobody "
-                     "(RULES.md §3.8, §7.1)")
+                     f"({carry_sections(state.started.options)})")
     if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
         lines.append(f"rake: {a(state.rake)} taken from the pot")
     lines.extend(_paid_so_far(chips_now, a))

@@ -1,4 +1,5 @@
-"""Chips carried from one hand of a session into the next (RULES.md §3.8, §7.1).
+"""Chips carried from one hand of a session into the next (RULES.md §2.2, §3.8, §5, §7.1:
+:func:`ledger.model.carry_rules.carry_sections`).
 
 A declare pot with no eligible winner under ``no_eligible_winner = carry_over``, or odd chips
 under ``odd_chip_tie_order = carry_to_next_hand``, are not awarded: they move into the
@@ -22,6 +23,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from ledger.model import events as ev
 from ledger.model.batch import Batch
+from ledger.model.carry_rules import EITHER, carry_sections
 from ledger.model.errors import MalformedInput, NotFound
 
 Previous = Callable[[str], tuple[str, list[Any]] | None]
@@ -211,7 +213,7 @@ def _came_as_carried(batch: Batch, out: list[Batch], placed: dict[str, int],
         line = batch.lines[1] if batch.lines and len(batch.lines) > 1 else batch.line
         raise MalformedInput(
             f"its carry_over in records {come.amount} chip(s) from hand {other}, which neither "
-            "the file nor the ledger holds (RULES.md §3.8, §7.1): the chips would come from "
+            "the file nor the ledger holds (RULES.md §2.2, §3.8, §7.1): the chips would come from "
             f"nowhere; import the file that holds hand {other} first; nothing written",
             hand=batch.hand_id, line=line)
     recorded = sum(e.amount for e in events if e.type == "carry_over" and e.direction == "out")
@@ -220,8 +222,8 @@ def _came_as_carried(batch: Batch, out: list[Batch], placed: dict[str, int],
         line = batch.lines[1] if batch.lines and len(batch.lines) > 1 else batch.line
         raise MalformedInput(
             f"its carry_over in records {come.amount} chip(s) from hand {other}, which carried "
-            f"{carried} to the session's next hand (RULES.md §3.8, §7.1): the chips would not "
-            "add up; nothing written", hand=batch.hand_id, line=line)
+            f"{carried} to the session's next hand ({_sections_of(events)}): the chips "
+            "would not add up; nothing written", hand=batch.hand_id, line=line)
 
 
 def _prior(
@@ -252,7 +254,7 @@ def leaves(hand: Any) -> int:
     """The chips the replayed hand ``hand`` (:class:`replay.hand_replay.HandReplay`) leaves to the
     session's next hand by its own events, whatever a ``carry_over`` (out) records: what the
     rules carry less any the table paid out, or, voided or cut short, the chips carried into
-    it (RULES.md §3.8, §7.1; :func:`replay.compare.carried_on`)."""
+    it (RULES.md §2.2, §3.8, §7.1; :func:`replay.compare.carried_on`)."""
     from replay.compare import carried_on
 
     return carried_on(hand.result, hand.recorded, hand.rake)
@@ -276,7 +278,7 @@ def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: 
     ``after`` (:class:`replay.hand_replay.HandReplay` each) that changes the chips it leaves to the
     session's next hand (:func:`leaves`) once a later hand of the session has started: that
     hand took what it carried as it started (its ``carry_over`` in), or started without
-    anything from it, and neither can change (RULES.md §3.8, §7.1), so the chips would be
+    anything from it, and neither can change (RULES.md §2.2, §3.8, §7.1), so the chips would be
     counted twice or lost to the books.
 
     ``way``: the refusal names the way through that the ledger takes (a correction or an
@@ -297,23 +299,9 @@ def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: 
             else f"hand {later}, the session's next hand, started without them")
     raise IllegalAction(
         f"{doing} changes the chips it carries to the session's next hand from {was} to "
-        f"{now}, and {took} (RULES.md §3.8, §7.1): the chips would be counted twice or lost; "
+        f"{now}, and {took} ({hand_sections(ledger, hand)}): the chips would be counted twice or "
+        "lost; "
         f"nothing written{_void_through(ledger, hand) if way else ''}", hand=hand)
-
-
-def carry_sections(options: Any) -> str:
-    """The RULES.md sections of the rule that carries chips to the session's next hand in a
-    hand of ``options`` (its ``hand_started``'s :class:`ledger.model.events.RuleOptions`):
-    ``"RULES.md §2.2, §5, §7.1"`` for the odd chip left in the pot for the next deal
-    (``odd_chip_tie_order = carry_to_next_hand``), ``"RULES.md §3.8, §7.1"`` for a declare pot
-    with no eligible winner (``no_eligible_winner = carry_over``), both's for both, and
-    ``"RULES.md §7.1"`` alone for neither (chips carried into a voided hand, passed on)."""
-    sections = []
-    if options.split.odd_chip_tie_order == "carry_to_next_hand":
-        sections += ["§2.2", "§5"]
-    if options.declare is not None and options.declare.no_eligible_winner == "carry_over":
-        sections.insert(1 if sections else 0, "§3.8")
-    return "RULES.md " + ", ".join([*sections, "§7.1"])
 
 
 def carried_undo_refused(ledger: Any, hand: str, rows: Sequence[Any], last: Sequence[Any]
@@ -339,6 +327,19 @@ def carried_undo_refused(ledger: Any, hand: str, rows: Sequence[Any], last: Sequ
         f"chip(s) it carried to the session's next hand: hand {taker} took them as it started "
         f"({carry_sections(rows[0].event.options)}), and an undo does not take them back "
         f"from it; nothing written{_void_through(ledger, hand)}", hand=hand)
+
+
+def hand_sections(ledger: Any, hand: str) -> str:
+    """:func:`ledger.model.carry_rules.carry_sections` of the stored hand ``hand``."""
+    return _sections_of([r.event for r in ledger.read(hand, upto=1)])
+
+
+def _sections_of(events: Sequence[Any]) -> str:
+    """:func:`ledger.model.carry_rules.carry_sections` of the hand ``events`` (its stream,
+    ``hand_started`` first); either rule's sections when it does not start so."""
+    if events and events[0].type == "hand_started":
+        return carry_sections(events[0].options)
+    return EITHER
 
 
 def taker_chain(ledger: Any, hand: str) -> list[str]:
@@ -369,7 +370,7 @@ def _void_through(ledger: Any, hand: str) -> str:
 
 def still_carried(ledger: Any, session: str, in_play: Sequence[str] = ()) -> int:
     """The chips of ``session`` carried to a next hand that no ended hand holds yet (RULES.md
-    §3.8, §7.1): what its last hand leaves for the next (:func:`unclaimed`) and what each of
+    §2.2, §3.8, §7.1): what its last hand leaves for the next (:func:`unclaimed`) and what each of
     its hands ``in_play`` (recorded live, not yet ended) brought in, in their pot and paid
     when they end. The players' nets of the session sum to minus these until then."""
     hands = ledger.streams(kind="hand", session=session)
@@ -388,7 +389,7 @@ def still_carried(ledger: Any, session: str, in_play: Sequence[str] = ()) -> int
 
 def left_to_none(ledger: Any, session: str) -> tuple[str, int, str | None] | None:
     """``(hand, chips, came_from)``: the chips the session's last hand leaves to a next hand
-    that the session does not hold yet (RULES.md §3.8, §7.1; :func:`unclaimed`), ``came_from``
+    that the session does not hold yet (RULES.md §2.2, §3.8, §7.1; :func:`unclaimed`), ``came_from``
     the hand they came from when the last hand is voided or cut short and passes on chips
     carried into it (None when it carries them itself); None when it leaves none. Until a
     hand takes them, the players' nets of the session sum to minus these chips."""
@@ -413,7 +414,7 @@ def left_to_none_text(session: str, left: tuple[str, int, str | None]) -> str:
     held = (f"hand {hand}, voided or cut short, passes on the {many} hand {came} carried "
             "into it" if came else f"hand {hand} carries {many}")
     return (f"session {session}: {held} to the session's next hand, and no later hand took "
-            "them (RULES.md §3.8, §7.1)")
+            "them (RULES.md §2.2, §3.8, §7.1)")
 
 
 def left_to_none_ways(left: tuple[str, int, str | None], closed: bool = False) -> str:

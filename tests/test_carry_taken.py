@@ -306,8 +306,8 @@ def test_an_imported_carry_over_in_is_what_its_hand_carried(user, tmp_path: Path
 def test_a_pot_still_carried_is_said_as_carried_and_not_written_as_phh(  # noqa: ANN001
         user, tmp_path: Path, played) -> None:
     note = ("note: the players' nets sum to -4 chips, not 0: chips carried to the session's "
-            "next hand (RULES.md §3.8, §7.1), counted once the hand that takes them ends; "
-            "`handledger state HAND` names them")
+            "next hand (RULES.md §2.2, §3.8, §7.1), counted once the hand that takes them "
+            "ends; `handledger state HAND` names them")
     assert user("balances")[1].splitlines()[-1] == note
     out = tmp_path / "h1.phh"
     code, _, err = user("export", "--format", "phh", "h1", "-o", str(out))
@@ -339,8 +339,8 @@ def test_an_imported_carry_over_in_from_a_hand_held_nowhere_is_refused(  # noqa:
     code, _, err = user("--db", str(other), "import", str(alone))
     assert code == 2 and err.strip() == (
         f"error: h2.jsonl:{at + 1}, hand h2: its carry_over in records 4 chip(s) from hand h1, "
-        "which neither the file nor the ledger holds (RULES.md §3.8, §7.1): the chips would "
-        "come from nowhere; import the file that holds hand h1 first; nothing written")
+        "which neither the file nor the ledger holds (RULES.md §2.2, §3.8, §7.1): the chips "
+        "would come from nowhere; import the file that holds hand h1 first; nothing written")
     assert not other.exists()
     assert user("--db", str(other), "import", str(export))[0] == 0
     code, out, _ = user("--db", str(other), "state", "h2")
@@ -351,7 +351,7 @@ WAYS = ("deal the session's next hand (it takes them as dead money), or correct 
         "(`handledger correct h1 … --reason … --by …`) or void it (`handledger void h1 "
         "--reason … --by …`)")
 LEFT = ("session sat: hand h1 carries 4 chips to the session's next hand, and no later hand "
-        "took them (RULES.md §3.8, §7.1)")
+        "took them (RULES.md §2.2, §3.8, §7.1)")
 
 
 def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # noqa: ANN001
@@ -375,8 +375,8 @@ def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # no
         "Bob                -2           -2",
         "(sum)              -4           -4",
         "note: the players' nets sum to -4 chips, not 0: chips carried to the session's next "
-        "hand (RULES.md §3.8, §7.1), counted once the hand that takes them ends; `handledger "
-        "state HAND` names them"]
+        "hand (RULES.md §2.2, §3.8, §7.1), counted once the hand that takes them ends; "
+        "`handledger state HAND` names them"]
     code, out, err = user("audit")
     assert (code, out.strip(), err.strip()) == (0, (
         "audit clean: 1 hand(s) in 1 session(s); every chip adds up in the books as stored "
@@ -411,8 +411,8 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
     assert code == 0, err
     code, out, _ = user("--db", other, "audit")
     assert (code, out.splitlines()) == (1, [
-        "chip_conservation: hand h1 carried 4 chips to the session's next hand (RULES.md §3.8, "
-        "§7.1), but the session closed with no hand that took them: carried chips owed by "
+        "chip_conservation: hand h1 carried 4 chips to the session's next hand (RULES.md §2.2, "
+        "§3.8, §7.1), but the session closed with no hand that took them: carried chips owed by "
         "nobody (`handledger settle --session sat` names the ways) (-4) [session sat, hand h1; "
         "expected 4, actual 0]",
         "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (chip_conservation 1)"])
@@ -444,7 +444,7 @@ def test_chips_a_voided_hand_passes_on_wait_for_the_next_hand_dealt(  # noqa: AN
     assert (code, out, err.strip()) == (2, "", (
         "error: session sat: hand h2, voided or cut short, passes on the 4 chips hand h1 "
         "carried into it to the session's next hand, and no later hand took them (RULES.md "
-        "§3.8, §7.1): closed now, they would be owed by nobody and the books could not "
+        "§2.2, §3.8, §7.1): closed now, they would be owed by nobody and the books could not "
         "settle; deal the session's next hand (it takes them as dead money), then close; "
         "nothing written"))
     _start(user, "h3", "Bob")
