@@ -299,9 +299,8 @@ def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: 
             else f"hand {later}, the session's next hand, started without them")
     raise IllegalAction(
         f"{doing} changes the chips it carries to the session's next hand from {was} to "
-        f"{now}, and {took} ({hand_sections(ledger, hand)}): the chips would be counted twice or "
-        "lost; "
-        f"nothing written{_void_through(ledger, hand) if way else ''}", hand=hand)
+        f"{now}, and {took} ({hand_sections(ledger, hand)}): the chips would be counted twice "
+        f"or lost; nothing written{_void_through(ledger, hand) if way else ''}", hand=hand)
 
 
 def carried_undo_refused(ledger: Any, hand: str, rows: Sequence[Any], last: Sequence[Any]
