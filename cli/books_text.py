@@ -102,8 +102,8 @@ def unbalanced_lines(sums: list[dict[str, Any]], rake: Sequence[dict[str, Any]] 
         carried = u.get("carried", 0)
         if carried and carried == -u["net_sum"]:
             out.append(f"note: the players' nets sum to {said}, not 0: chips carried to the "
-                       "session's next hand (RULES.md §3.8, §7.1), counted once the hand that "
-                       "takes them ends; `handledger state HAND` names them")
+                       "session's next hand (RULES.md §2.2, §3.8, §7.1), counted once the hand "
+                       "that takes them ends; `handledger state HAND` names them")
             continue
         if not carried and u["net_sum"] < 0 and -u["net_sum"] == _raked(rake, u):
             out.append(f"note: the players' nets sum to {said}, not 0: the rake the table took "

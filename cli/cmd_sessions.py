@@ -52,7 +52,7 @@ def session_close(obj: Context, name: str) -> None:
     """Close session NAME (no more buy-ins; payments settle it up). It closes even when its
     audit has findings; a note on stderr then counts them. Refused (exit 2, nothing written)
     while a hand of it is in play, and while its last hand carries chips to the session's
-    next hand (RULES.md §3.8, §7.1) that no hand took: deal that hand, or correct or void the
+    next hand (RULES.md §2.2, §3.8, §7.1) that no hand took: deal that hand, or correct or void the
     hand that carries them. Then prints the checkpoint of the
     head, which vouches for every row: a file whose blocks or hash chain fail the check
     `verify` makes is refused first (exit 2, nothing written). Of a session closed already
@@ -181,7 +181,7 @@ def session_list(obj: Context, as_json: bool) -> None:
     buy-ins (the retracted among them apart) and state: open, or closed
     and settled, or closed with money still owed after the payments recorded, or never
     opened (a session only its imported hands name; ``--json``: ``opened`` false). A closed
-    session whose last hand carries chips to a next hand it never dealt (RULES.md §3.8,
+    session whose last hand carries chips to a next hand it never dealt (RULES.md §2.2, §3.8,
     §7.1) is not settled, and says so (``--json``: ``carried_to_none``, ``{"hand",
     "chips"}``)."""
     from replay.books import session_list as read

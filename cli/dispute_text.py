@@ -48,6 +48,7 @@ def state_text(now: Any) -> str:
     def a(chips: int) -> str:  # in play: as the hand's actions take amounts (4.00 in cents)
         return as_typed(state, chips)
 
+    from ledger.model.carry_rules import carry_sections
     from replay.paid_out import in_play
 
     chips_now = in_play(state, result)  # what is paid sits in the stacks, out of the pots
@@ -60,7 +61,7 @@ def state_text(now: Any) -> str:
         lines.append("returned: " + ", ".join(f"{p} {a(c)}" for p, c in result.returned.items()))
     if result.carried:  # the rules leave them for the next deal: nobody is paid them
         lines.append(f"carried: {a(result.carried)} to the session's next hand, paid to nobody "
-                     "(RULES.md §3.8, §7.1)")
+                     f"({carry_sections(state.started.options)})")
     if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
         lines.append(f"rake: {a(state.rake)} taken from the pot")
     lines.extend(_paid_so_far(chips_now, a))
@@ -195,7 +196,7 @@ def corrected_text(hand: str, done: Any) -> str:
     changes = award_changes(done.before, done.after)
     if changes and parts[1:2] == ["by the rules: unchanged"]:  # the nets: a hand in play
         parts[1] = "by the rules: no net moves until the hand ends"
-    parts += [c.sentence() for c in changes]
+    parts += [c.sentence(done.waits) for c in changes]
     if now is not None:
         parts.append(now.verdict("the payouts now" if done.took_back
                                  else "the corrected payouts"))

@@ -164,7 +164,7 @@ _SWING_WORDS = ("both", "hilo", "hi-lo", "high-low", "pig", "scoop")
 def _dcl(state: HandState, player: str, args: list[str], decimals: int) -> _Made:
     if len(args) == 1 and args[0] in _DIRECTIONS:
         return ev.Declaration(player=player, direction=args[0])
-    form = f"{player} dcl high|low|swing (RULES.md §3.2)"
+    form = f"{player} dcl high|low|swing or {player} f (give up) (RULES.md §3.2)"
     if not args:
         raise IllegalAction(f"dcl needs a declaration: {form}")
     said = " ".join(args)

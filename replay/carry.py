@@ -1,4 +1,5 @@
-"""Chips carried from one hand of a session into the next (RULES.md §3.8, §7.1).
+"""Chips carried from one hand of a session into the next (RULES.md §2.2, §3.8, §5, §7.1:
+:func:`ledger.model.carry_rules.carry_sections`).
 
 A declare pot with no eligible winner under ``no_eligible_winner = carry_over``, or odd chips
 under ``odd_chip_tie_order = carry_to_next_hand``, are not awarded: they move into the
@@ -22,6 +23,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from ledger.model import events as ev
 from ledger.model.batch import Batch
+from ledger.model.carry_rules import EITHER, carry_sections
 from ledger.model.errors import MalformedInput, NotFound
 
 Previous = Callable[[str], tuple[str, list[Any]] | None]
@@ -211,7 +213,7 @@ def _came_as_carried(batch: Batch, out: list[Batch], placed: dict[str, int],
         line = batch.lines[1] if batch.lines and len(batch.lines) > 1 else batch.line
         raise MalformedInput(
             f"its carry_over in records {come.amount} chip(s) from hand {other}, which neither "
-            "the file nor the ledger holds (RULES.md §3.8, §7.1): the chips would come from "
+            "the file nor the ledger holds (RULES.md §2.2, §3.8, §7.1): the chips would come from "
             f"nowhere; import the file that holds hand {other} first; nothing written",
             hand=batch.hand_id, line=line)
     recorded = sum(e.amount for e in events if e.type == "carry_over" and e.direction == "out")
@@ -220,8 +222,8 @@ def _came_as_carried(batch: Batch, out: list[Batch], placed: dict[str, int],
         line = batch.lines[1] if batch.lines and len(batch.lines) > 1 else batch.line
         raise MalformedInput(
             f"its carry_over in records {come.amount} chip(s) from hand {other}, which carried "
-            f"{carried} to the session's next hand (RULES.md §3.8, §7.1): the chips would not "
-            "add up; nothing written", hand=batch.hand_id, line=line)
+            f"{carried} to the session's next hand ({_sections_of(events)}): the chips "
+            "would not add up; nothing written", hand=batch.hand_id, line=line)
 
 
 def _prior(
@@ -252,7 +254,7 @@ def leaves(hand: Any) -> int:
     """The chips the replayed hand ``hand`` (:class:`replay.hand_replay.HandReplay`) leaves to the
     session's next hand by its own events, whatever a ``carry_over`` (out) records: what the
     rules carry less any the table paid out, or, voided or cut short, the chips carried into
-    it (RULES.md §3.8, §7.1; :func:`replay.compare.carried_on`)."""
+    it (RULES.md §2.2, §3.8, §7.1; :func:`replay.compare.carried_on`)."""
     from replay.compare import carried_on
 
     return carried_on(hand.result, hand.recorded, hand.rake)
@@ -276,7 +278,7 @@ def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: 
     ``after`` (:class:`replay.hand_replay.HandReplay` each) that changes the chips it leaves to the
     session's next hand (:func:`leaves`) once a later hand of the session has started: that
     hand took what it carried as it started (its ``carry_over`` in), or started without
-    anything from it, and neither can change (RULES.md §3.8, §7.1), so the chips would be
+    anything from it, and neither can change (RULES.md §2.2, §3.8, §7.1), so the chips would be
     counted twice or lost to the books.
 
     ``way``: the refusal names the way through that the ledger takes (a correction or an
@@ -297,8 +299,46 @@ def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: 
             else f"hand {later}, the session's next hand, started without them")
     raise IllegalAction(
         f"{doing} changes the chips it carries to the session's next hand from {was} to "
-        f"{now}, and {took} (RULES.md §3.8, §7.1): the chips would be counted twice or lost; "
-        f"nothing written{_void_through(ledger, hand) if way else ''}", hand=hand)
+        f"{now}, and {took} ({hand_sections(ledger, hand)}): the chips would be counted twice "
+        f"or lost; nothing written{_void_through(ledger, hand) if way else ''}", hand=hand)
+
+
+def carried_undo_refused(ledger: Any, hand: str, rows: Sequence[Any], last: Sequence[Any]
+                         ) -> None:
+    """Refuse the undo of ``last``, the last write of ``hand`` (its stream ``rows``), when it
+    is the ``carry_over`` (out) written as the session's next hand started and took the chips
+    ``hand`` carried: that hand holds them, and ``hand`` ended (an ended hand is not opened
+    again). The refusal names the hand that took them and the way through: the void of
+    ``hand`` with every hand that took them, in one write (:func:`taker_chain`), then the
+    hands recorded again.
+
+    Raises:
+        IllegalAction: naming the chips, the hand that took them and what to do.
+    """
+    out = next((r for r in last if r.type == "carry_over" and r.event.direction == "out"),
+               None)
+    if out is None:
+        return
+    e = out.event
+    taker = taken_by(ledger, hand) or e.other_hand
+    raise IllegalAction(
+        f"cannot undo the last thing appended to the hand, the record of the {e.amount} "
+        f"chip(s) it carried to the session's next hand: hand {taker} took them as it started "
+        f"({carry_sections(rows[0].event.options)}), and an undo does not take them back "
+        f"from it; nothing written{_void_through(ledger, hand)}", hand=hand)
+
+
+def hand_sections(ledger: Any, hand: str) -> str:
+    """:func:`ledger.model.carry_rules.carry_sections` of the stored hand ``hand``."""
+    return _sections_of([r.event for r in ledger.read(hand, upto=1)])
+
+
+def _sections_of(events: Sequence[Any]) -> str:
+    """:func:`ledger.model.carry_rules.carry_sections` of the hand ``events`` (its stream,
+    ``hand_started`` first); either rule's sections when it does not start so."""
+    if events and events[0].type == "hand_started":
+        return carry_sections(events[0].options)
+    return EITHER
 
 
 def taker_chain(ledger: Any, hand: str) -> list[str]:
@@ -329,7 +369,7 @@ def _void_through(ledger: Any, hand: str) -> str:
 
 def still_carried(ledger: Any, session: str, in_play: Sequence[str] = ()) -> int:
     """The chips of ``session`` carried to a next hand that no ended hand holds yet (RULES.md
-    §3.8, §7.1): what its last hand leaves for the next (:func:`unclaimed`) and what each of
+    §2.2, §3.8, §7.1): what its last hand leaves for the next (:func:`unclaimed`) and what each of
     its hands ``in_play`` (recorded live, not yet ended) brought in, in their pot and paid
     when they end. The players' nets of the session sum to minus these until then."""
     hands = ledger.streams(kind="hand", session=session)
@@ -348,7 +388,7 @@ def still_carried(ledger: Any, session: str, in_play: Sequence[str] = ()) -> int
 
 def left_to_none(ledger: Any, session: str) -> tuple[str, int, str | None] | None:
     """``(hand, chips, came_from)``: the chips the session's last hand leaves to a next hand
-    that the session does not hold yet (RULES.md §3.8, §7.1; :func:`unclaimed`), ``came_from``
+    that the session does not hold yet (RULES.md §2.2, §3.8, §7.1; :func:`unclaimed`), ``came_from``
     the hand they came from when the last hand is voided or cut short and passes on chips
     carried into it (None when it carries them itself); None when it leaves none. Until a
     hand takes them, the players' nets of the session sum to minus these chips."""
@@ -373,7 +413,7 @@ def left_to_none_text(session: str, left: tuple[str, int, str | None]) -> str:
     held = (f"hand {hand}, voided or cut short, passes on the {many} hand {came} carried "
             "into it" if came else f"hand {hand} carries {many}")
     return (f"session {session}: {held} to the session's next hand, and no later hand took "
-            "them (RULES.md §3.8, §7.1)")
+            "them (RULES.md §2.2, §3.8, §7.1)")
 
 
 def left_to_none_ways(left: tuple[str, int, str | None], closed: bool = False) -> str:

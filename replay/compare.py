@@ -79,7 +79,7 @@ def compare_payouts(
     No recorded payouts → no discrepancies and the note "no recorded payouts". Chips carried
     to the session's next hand (:func:`carried_on`) not yet recorded so are a note; chips a
     ``carry_over`` records other than the rules carry are a ``carry`` difference, saying when
-    they and the payouts together come to more than went in (RULES.md §3.8, §7.1).
+    they and the payouts together come to more than went in (RULES.md §2.2, §3.8, §7.1).
     """
     notes: list[str] = []
     if result.status in ("voided", "incomplete"):
@@ -97,7 +97,7 @@ def compare_payouts(
     if carried and left < carried and carried_out in (0, left):
         notes.append(f"the table paid out {carried - left} of the {carried} chip(s) the rules "
                      "carry to the session's next hand: only what it left is carried "
-                     "(RULES.md §3.8, §7.1)")
+                     "(RULES.md §2.2, §3.8, §7.1)")
     out: list[Discrepancy] = []
     if carried_out and carried_out != carried:
         paid = sum(recorded.values()) if recorded else 0
@@ -129,7 +129,7 @@ def pot_in(result: HandResult) -> int:
 def carried_on(result: HandResult, recorded: dict[str, int] | None, rake: int | None = None
                ) -> int:
     """The chips the hand ``result`` settles leaves in the middle for the session's next hand
-    (RULES.md §3.8, §7.1), before any ``carry_over`` records them: what the rules carry
+    (RULES.md §2.2, §3.8, §7.1), before any ``carry_over`` records them: what the rules carry
     (``result.carried``; a voided or incomplete hand's, the chips carried into it), less
     whatever of them the table paid out: with ``recorded`` payouts (chips per player, or None:
     none recorded) and a ``rake`` recorded at the table, only what they leave of the chips

@@ -76,7 +76,7 @@ def _apply(slots: list[tuple[int, list[Any]]], index: dict[int, int], op: str, s
 def _carry_kept(spec: ChangeSpec, group: Sequence[Any], new: Any, *,
                 dropping: bool = False) -> None:
     """Refuse a change that deletes or replaces a ``carry_over`` or makes one: chips carried
-    between hands are recorded on both hands as the next one starts (RULES.md §3.8, §7.1), and
+    between hands are recorded on both hands as the next one starts (RULES.md §2.2, §3.8, §7.1), and
     the other hand holds them; what the carrying hand paid is corrected instead. ``dropping``:
     a delete goes in (a void's, :func:`build_correction`).
 
@@ -91,8 +91,8 @@ def _carry_kept(spec: ChangeSpec, group: Sequence[Any], new: Any, *,
             way = "to" if e.direction == "out" else "from"
             raise IllegalAction(
                 f"{spec.op} {spec.seq}: a carry_over records chips carried {way} hand "
-                f"{e.other_hand} (RULES.md §3.8, §7.1), written on both hands as the next one "
-                "starts; a correction does not change it")
+                f"{e.other_hand} (RULES.md §2.2, §3.8, §7.1), written on both hands as the next "
+                "one starts; a correction does not change it")
 
 
 def build_correction(

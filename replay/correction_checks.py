@@ -1,5 +1,5 @@
 """What a correction, a void or an undo of a hand must not do, checked before it is appended:
-take back chips a later hand took or pass on chips no hand will take (RULES.md §3.8, §7.1),
+take back chips a later hand took or pass on chips no hand will take (RULES.md §2.2, §3.8, §7.1),
 put a hand back in play beside a book entry or another hand of its players (table stakes,
 RULES.md §1.1), or, in a closed session, move the books settled up at the close (README
 "sessions and the books") without ``--closed``.
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] = (),
                   *, voiding: bool = False) -> bool:
     """Refuse a void of ``hand`` (or the undo of its void) once a later hand took the chips it
-    carried out or passed on (RULES.md §3.8, §7.1): ``doing`` would give them back to the
+    carried out or passed on (RULES.md §2.2, §3.8, §7.1): ``doing`` would give them back to the
     players while that hand holds them. A hand of ``together`` (voided in the same write,
     before ``hand``: :mod:`replay.voiding` voids the latest first) took them for nobody: its
     void drops their ``carry_over`` in; what it passes on in turn is followed to the hand
@@ -39,7 +39,7 @@ def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] 
         IllegalAction: naming the first hand not of ``together`` that took them (voided
             before the write, it passes them on: the two are voided in one write).
     """
-    from replay.carry import taken_by, taker_chain
+    from replay.carry import hand_sections, taken_by, taker_chain
 
     later = taken_by(ledger, hand)
     taken = later is not None
@@ -49,10 +49,11 @@ def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] 
         return taken
     from replay.amendments import split_stream
 
+    sections = hand_sections(ledger, hand)
     if split_stream([r.event for r in ledger.read(later)])[2]:  # voided before this write
         raise IllegalAction(
             f"hand {later}, voided before, passes on the chips this hand carried to the "
-            f"session's next hand (RULES.md §3.8, §7.1), and {doing}: the chips would be "
+            f"session's next hand ({sections}), and {doing}: the chips would be "
             f"counted twice; nothing written; void both in one write (undo the void of hand "
             f"{later} first)", hand=hand)
     way = ""
@@ -61,7 +62,7 @@ def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] 
         way = f"; void them together in one write (`handledger void {' '.join(chain)}`)"
     raise IllegalAction(
         f"hand {later} took the chips this hand carried to the session's next hand "
-        f"(RULES.md §3.8, §7.1), and {doing}: the chips would be counted twice; nothing "
+        f"({sections}), and {doing}: the chips would be counted twice; nothing "
         f"written{way}", hand=hand)
 
 

@@ -23,6 +23,7 @@ from ledger.store.proven import prove_before_writing
 from ledger.store.streams import platform_names
 from replay.amendment_kinds import taken_back, writes_of
 from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
+from replay.carry import carried_undo_refused
 from replay.corrected_hand import check_replays, same_hand
 from replay.correction_build import ChangeSpec, build_correction
 from replay.correction_checks import (
@@ -58,6 +59,10 @@ class Corrected:
     after: HandReplay
     downstream: list[Downstream]
     took_back: str | None = None
+    #: the hand after it, still in play: what it waits for, as ``state`` says it
+    #: (:func:`replay.live.state.legal_now`: ``"phase declare, Ann to act: Ann dcl
+    #: high|low|swing or Ann f (give up)"``); "" for a hand that is over
+    waits: str = ""
 
     @property
     def moved(self) -> dict[str, dict[str, int]] | None:
@@ -200,7 +205,17 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
     downstream = (compare(ledger, hand, rows, correction).downstream
                   if rows[0].session and before is not None else [])
     ledger.append(hand, [correction], hand_id=hand, expected_seq=rows[-1].seq)
-    return Corrected(rows[-1].seq + 1, before, after, downstream, took_back)
+    waits = _waits([*events, correction]) if after.result.status == "open" else ""
+    return Corrected(rows[-1].seq + 1, before, after, downstream, took_back, waits)
+
+
+def _waits(events: Sequence[Any]) -> str:
+    """What the hand ``events`` (its stream, in play) waits for, as ``state`` says it
+    (:func:`replay.live.state.legal_now`): whose turn and what he may do."""
+    from replay.fold import fold_stream
+    from replay.live.state import legal_now
+
+    return legal_now(fold_stream(events)[0])
 
 
 @dataclass(frozen=True)
@@ -427,12 +442,14 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         raise _after_an_undo(hand, rows, last, exc) from None
     amended = {r.type in AMENDMENT_TYPES for r in last}
     if amended == {False}:
+        carried_undo_refused(ledger, hand, rows, last)
         decimals = stream_decimals([r.event for r in rows])
         words = ", ".join(f"seq {r.seq} ({brief(r.event, decimals)})" for r in last)
         text = reason or f"undo of {words}"
         done = correct(ledger, hand, [ChangeSpec("delete", r.seq) for r in last], reason=text,
                        by=by, keys=keys, sign=sign, closed=closed)
-        return Corrected(done.seq, done.before, done.after, done.downstream, words)
+        return Corrected(done.seq, done.before, done.after, done.downstream, words,
+                         done.waits)
     void = last[-1].event if last[-1].type == "hand_voided" else None
     if void is not None:
         try:

@@ -144,7 +144,7 @@ class HandReplay:
 
     @property
     def carried_on(self) -> int:
-        """Chips this hand passes to the session's next hand (RULES.md §3.8, §7.1): those its
+        """Chips this hand passes to the session's next hand (RULES.md §2.2, §3.8, §7.1): those its
         ``carry_over`` (out) records, else those it leaves for the next hand to claim
         (:func:`replay.compare.carried_on`: what the rules carry, less any the table paid
         out; a voided or incomplete hand's, the chips carried into it)."""

@@ -1,5 +1,5 @@
 """A void or correction of a hand once a later hand of its session has started (RULES.md §1.1,
-§3.8, §7.1): what the later hand took from it as it started cannot change.
+§2.2, §3.8, §7.1): what the later hand took from it as it started cannot change.
 
 A later hand takes two things from the hands before it as it starts: the chips a hand carried
 to it (a ``carry_over`` in, recorded then: :mod:`replay.carry`), and its players' stacks. A
@@ -140,7 +140,7 @@ def continuation_kept(ledger: Any, hand: str, session: str | None, more: Sequenc
     kinds = {e.type for e in more}
     if "hand_voided" not in kinds and "correction" not in kinds:
         return
-    from replay.carry import carry_kept, leaves
+    from replay.carry import carry_kept, hand_sections, leaves
     from replay.fold import replay_events
 
     stored = [row.event for row in ledger.read(hand)]
@@ -156,7 +156,7 @@ def continuation_kept(ledger: Any, hand: str, session: str | None, more: Sequenc
         raise IllegalAction(
             f"{doing} changes the chips it carries to the session's next hand from {was} to "
             f"{now}, and hand {newer}, which the file starts before these rows, took what it "
-            f"carried then ({was}) as it started (RULES.md §3.8, §7.1): the chips would be "
-            "counted twice or lost; nothing written", hand=hand)
+            f"carried then ({was}) as it started ({hand_sections(ledger, hand)}): the chips "
+            "would be counted twice or lost; nothing written", hand=hand)
     if "hand_voided" in kinds and after.result.status == "voided":
         stacks_followed(ledger, hand, session, stored, after)

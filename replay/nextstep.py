@@ -63,13 +63,16 @@ def _draw(state: HandState) -> str | None:
 
 
 def _declare(state: HandState) -> str:
+    """Who declares next and what he may type: a declaration or giving up his hand instead
+    (``f``, RULES.md §3.2-3.4; :func:`engine.declare.order.concede`)."""
     if state.declare_method == "in_turn":
         queue = state.declare_queue()
         if queue:
-            return f"{queue[0]} to act: {queue[0]} dcl high|low|swing"
+            return f"{queue[0]} to act: {queue[0]} dcl high|low|swing or {queue[0]} f (give up)"
     live = state.live()
     waiting = [p for p in state.order if p in live and p not in state.declarations]
-    return f"next: PLAYER dcl high|low|swing (still to declare: {_names(waiting)})"
+    return ("next: PLAYER dcl high|low|swing or PLAYER f (give up) (still to declare: "
+            f"{_names(waiting)})")
 
 
 def next_step(state: HandState) -> str:

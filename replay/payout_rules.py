@@ -13,7 +13,8 @@ to him: §1.2-1.4; :func:`rake_within_the_pots`, with or without a rake), a plai
 recorded after the rake pays pot chips only (an uncalled bet is ``returned``:
 :func:`raked_pay_within_the_pots`, by its place in a corrected hand too), and a hand ends
 only with every chip of its pot paid to somebody (or carried to the next hand, §7.1), and no
-chip the pot carries to the next hand is paid as well (RULES.md §3.8, §7.1: :func:`not_carried`).
+chip the pot carries to the next hand is paid as well (RULES.md §2.2, §3.8, §7.1:
+:func:`not_carried`).
 
 Each refusal gives its amounts as ``act`` takes them for the hand (:func:`replay.typed.as_typed`):
 chips, or for a hand kept in a unit with decimals (an imported file in dollars and cents, FORMATS.md
@@ -32,6 +33,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
+from ledger.model.carry_rules import carry_sections
 from replay.typed import as_typed
 
 
@@ -199,7 +201,7 @@ def in_the_middle(state: HandState, result: Any = None) -> str:
 
 def carried_chips(state: HandState, result: Any) -> int:
     """The chips of ``state``'s pot that go to the session's next hand, none of which the
-    table may pay (RULES.md §3.8, §7.1): those the rules carry (``result``: the rules'
+    table may pay (RULES.md §2.2, §3.8, §7.1): those the rules carry (``result``: the rules'
     :class:`engine.settle.HandResult` of ``state``) or, when more, those a ``carry_over``
     records carried already (a later hand took them)."""
     return max(result.carried, state.carried_out)
@@ -209,7 +211,7 @@ def not_carried(state: HandState, event: ev.RecordedPayout, result: Any) -> None
     """Refuse a payout that takes the hand's recorded payouts and its rake into the chips its
     pot carries to the session's next hand (:func:`carried_chips`): a pot the rules carry
     (``no_eligible_winner = carry_over``, ``odd_chip_tie_order = carry_to_next_hand``) stays
-    in the middle for the next deal and is paid by no one (RULES.md §3.8, §7.1).
+    in the middle for the next deal and is paid by no one (RULES.md §2.2, §3.8, §7.1).
 
     Raises:
         IllegalAction: ``"the pot holds 4, 4 of it carried to the session's next hand
@@ -251,7 +253,7 @@ def _beyond_carried(state: HandState, result: Any, more: int | None = None, *,
     a = partial(as_typed, state)  # amounts as the hand's actions are typed
 
     head = (f"the pot holds {a(pot)}, {a(carried)} of it carried to the session's next hand "
-            f"({carry_rule(state)}; RULES.md §3.8, §7.1)")
+            f"({carry_rule(state)}; {carry_sections(state.started.options)})")
     left = pot - carried - rake - paid
     raked = f" and {a(rake)} raked" if rake else ""
     if more is None:
@@ -525,7 +527,7 @@ def payouts_of_carried_kept(hand: str, stream: Any, correction: ev.Correction,
     session's next hand (:func:`not_carried`: payouts recorded before the shows made the
     rules carry them), unless it takes a payout or the rake back: a change of anything else
     (a show taken back, which leaves the rules unable to tell the pot carries) would let the
-    hand end with the carried chips paid (RULES.md §3.8, §7.1). ``stream``: the hand's events
+    hand end with the carried chips paid (RULES.md §2.2, §3.8, §7.1). ``stream``: the hand's events
     before ``correction``.
 
     Raises:
@@ -676,7 +678,7 @@ def payout_faults(state: HandState, short_before: int = 0,
     chips a plain payout recorded after the rake takes of an uncalled bet as pot chips
     (:func:`raked_pay_fault`); ``("carried", "")``
     chips the payouts and the rake take of those the pot carries to the next hand
-    (:func:`not_carried`, RULES.md §3.8, §7.1); ``("short", "")``
+    (:func:`not_carried`, RULES.md §2.2, §3.8, §7.1); ``("short", "")``
     chips of a complete hand's pot paid to nobody (only for a hand that ``complete``s). The
     words are the refusal the live action gets (``short_before``: see :func:`_unpaid`). A
     zero payout breaks nothing."""

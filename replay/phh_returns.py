@@ -33,7 +33,7 @@ def left_out_returns(hand: Any, state: Any, payouts: Sequence[RecordedPayout]
     out (module doc), in chips; ``state``: the engine's state after its actions, before the
     payouts. Empty when the hand returns no uncalled bet, records no winnings, is our export
     (``hand.exported``) or a site's text (``hand.text``), may carry its pot to the next hand
-    (RULES.md §3.8, §7.1), stops before its end, or its winnings hold the bet."""
+    (RULES.md §2.2, §3.8, §7.1), stops before its end, or its winnings hold the bet."""
     if not payouts or hand.exported or hand.text is not None:
         return []
     if state.status == "open" and state.phase != "showdown":  # a file cut short

@@ -103,9 +103,16 @@ class AwardChange(NamedTuple):
     before: str
     after: str
 
-    def sentence(self) -> str:
+    def sentence(self, waits: str = "") -> str:
         """``Main pot 4 by the rules: Ann before, Bob after (the hand is in play: nothing is
-        paid until it ends)``."""
+        paid until it ends)``; ``waits``, what the hand after the change waits for as
+        ``state`` says it, names who is to act when it leaves the pot to nobody yet: ``Main
+        pot 6 by the rules: Bob 3, Cy 3 before, nobody yet after (now: phase declare, Ann to
+        act: Ann dcl high|low|swing or Ann f (give up); the hand is in play: nothing is paid
+        until it ends)``."""
+        if self.after == "nobody" and waits:
+            return (f"{self.pot} {self.amount} by the rules: {self.before} before, nobody yet "
+                    f"after (now: {waits}; the hand is in play: nothing is paid until it ends)")
         return (f"{self.pot} {self.amount} by the rules: {self.before} before, {self.after} "
                 "after (the hand is in play: nothing is paid until it ends)")
 

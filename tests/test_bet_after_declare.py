@@ -223,9 +223,10 @@ def test_a_river_bet_before_the_declarations_says_why(user) -> None:  # noqa: AN
         2, "", "error: hand e1, action 'Ann cbr 4': no betting now (declare phase): with "
         "bet_after_declare the players declare right after the last card, and the last "
         "betting round follows the declarations; now: phase declare, next: PLAYER dcl "
-        "high|low|swing (still to declare: Ann, Bob, Cy)\n")
+        "high|low|swing or PLAYER f (give up) (still to declare: Ann, Bob, Cy)\n")
     assert user("act", "e1", "Ann dcl low") == (
-        0, "19 declaration; phase declare, next: PLAYER dcl high|low|swing (still to declare: "
+        0, "19 declaration; phase declare, next: PLAYER dcl high|low|swing or PLAYER f (give "
+           "up) (still to declare: "
         "Bob, Cy)\n", "")
     assert user("hand", "start", "--hand", "e2", "--game", "NT", "--stakes", "1/2", "--seats",
                 "Dee:100,Eve:100,Fay:100", "--button", "Fay", "--declare-options",
@@ -236,7 +237,8 @@ def test_a_river_bet_before_the_declarations_says_why(user) -> None:  # noqa: AN
         f"{' '.join(named.get(w, w) for w in a.split())}\n" for a in river))[0] == 0
     assert user("act", "e2", "Dee cbr 4") == (
         2, "", "error: hand e2, action 'Dee cbr 4': no betting now (declare phase); now: phase "
-        "declare, next: PLAYER dcl high|low|swing (still to declare: Dee, Eve, Fay)\n")
+        "declare, next: PLAYER dcl high|low|swing or PLAYER f (give up) (still to declare: Dee, "
+        "Eve, Fay)\n")
 
 
 def test_a_player_gives_up_his_hand_at_the_declaration_then_the_last_round() -> None:

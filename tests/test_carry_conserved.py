@@ -147,8 +147,14 @@ def test_a_correction_cannot_pay_a_pot_a_later_hand_took(user, db: str,  # noqa:
                                                    "insert_after"))
     code, _, err = user("correct", "c1", "--delete", "22", "--reason", "r", "--by", "host")
     assert code == 2 and "delete 22: a carry_over records chips carried to hand c2" in err
-    code, _, err = user("undo", "c1", "--by", "host")  # its last write: the carry_over
-    assert code == 2 and "a carry_over records chips carried to hand c2" in err
+    # its last write: the carry_over, written as c2 started and took the 4
+    assert user("undo", "c1", "--by", "host") == (2, "", (
+        "error: hand c1: cannot undo the last thing appended to the hand, the record of the 4 "
+        "chip(s) it carried to the session's next hand: hand c2 took them as it started "
+        "(RULES.md §3.8, §7.1), and an undo does not take them back from it; nothing written; "
+        "void it with hand c2, which took its chips, in one write (`handledger void c1 c2 "
+        "--reason … --by …`) and record them again as new hands (the void of a later hand "
+        "alone passes the chips on)\n"))
     code, _, err = user("void", "c1", "--reason", "r", "--by", "host")
     assert code == 2 and "hand c2 took the chips this hand carried" in err
     _balanced(user)

@@ -143,6 +143,53 @@ def test_the_way_through_a_refused_correction_voids_both_hands(user, h2_started)
     assert user("audit")[1].startswith("audit clean: 2 hand(s) in 1 session(s)")
 
 
+def test_an_undo_of_the_carry_the_next_hand_took_names_that_hand(user, h2_started) -> None:  # noqa: ANN001
+    """h1's last write is the ``carry_over`` of its 4 (seq 22), written as h2 started and took
+    them: an undo of h1 is refused in the words of a correction's refusal, naming h2 and the
+    void of both in one write, nothing written (the nets stay Ann +3, Bob -3 once h2 ends);
+    that void then goes in."""
+    code, out, err = user("undo", "h1", "--by", "Dan")
+    assert (code, out, err) == (2, "", (
+        "error: hand h1: cannot undo the last thing appended to the hand, the record of the 4 "
+        "chip(s) it carried to the session's next hand: hand h2 took them as it started "
+        "(RULES.md §3.8, §7.1), and an undo does not take them back from it; nothing written; "
+        "void it with hand h2, which took its chips, in one write (`handledger void h1 h2 "
+        "--reason … --by …`) and record them again as new hands (the void of a later hand "
+        "alone passes the chips on)\n"))
+    assert _table(user, "h2", H2) == 0
+    assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
+    assert user("void", "h1", "h2", "--reason", "typed wrong", "--by", "Dan")[0] == 0
+    assert _nets(user) == [["Ann", "0"], ["Bob", "0"]]
+
+
+def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None:  # noqa: ANN001
+    """RULES.md §2.2, §5, §7.1: with ``odd_chip_tie_order=carry_to_next_hand`` the odd chip of
+    a tie stays in the pot for the next deal. Antes 1, blinds 1/2, Cy folds, Ann and Bob
+    check it down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried (the
+    end is seq 24). k2 starts and takes it (k1's ``carry_over`` out, seq 25): an undo of k1
+    is refused naming k2, citing the odd chip's rule, not the declare pot's."""
+    assert user("session", "open", "S")[0] == 0
+    for player in ("Ann", "Bob", "Cy"):
+        assert user("buyin", "S", player, "100")[0] == 0
+    assert user("hand", "start", "--hand", "k1", "--session", "S", "--game", "NT", "--antes",
+                "1", "--stakes", "1/2", "--button", "Cy", "--split-options",
+                "odd_chip_tie_order=carry_to_next_hand", "--seats",
+                "Ann:100,Bob:100,Cy:100")[0] == 0
+    assert _table(user, "k1", [
+        "d dh Ann 2c3d", "d dh Bob 4c5d", "d dh Cy 6c7d", "Cy f", "Ann cc", "Bob cc",
+        "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts", "Ann cc",
+        "Bob cc", "pay Ann 3", "pay Bob 3", "end"]) == 0
+    assert user("hand", "start", "--hand", "k2", "--session", "S", "--game", "NT", "--stakes",
+                "1/2", "--button", "Ann", "--seats", "Ann:100,Bob:100,Cy:99")[0] == 0
+    assert user("undo", "k1", "--by", "Dan") == (2, "", (
+        "error: hand k1: cannot undo the last thing appended to the hand, the record of the 1 "
+        "chip(s) it carried to the session's next hand: hand k2 took them as it started "
+        "(RULES.md §2.2, §5, §7.1), and an undo does not take them back from it; nothing "
+        "written; void it with hand k2, which took its chips, in one write (`handledger void "
+        "k1 k2 --reason … --by …`) and record them again as new hands (the void of a later "
+        "hand alone passes the chips on)\n"))
+
+
 def test_a_hand_that_carried_nothing_cannot_be_made_to_carry_once_the_next_started(
         user, db: str, h1_declaring: Path) -> None:  # noqa: ANN001
     """Bob declared low: he wins the 4 and nothing carries; h2 starts with no carry_over (pot
@@ -259,8 +306,8 @@ def test_an_imported_carry_over_in_is_what_its_hand_carried(user, tmp_path: Path
 def test_a_pot_still_carried_is_said_as_carried_and_not_written_as_phh(  # noqa: ANN001
         user, tmp_path: Path, played) -> None:
     note = ("note: the players' nets sum to -4 chips, not 0: chips carried to the session's "
-            "next hand (RULES.md §3.8, §7.1), counted once the hand that takes them ends; "
-            "`handledger state HAND` names them")
+            "next hand (RULES.md §2.2, §3.8, §7.1), counted once the hand that takes them "
+            "ends; `handledger state HAND` names them")
     assert user("balances")[1].splitlines()[-1] == note
     out = tmp_path / "h1.phh"
     code, _, err = user("export", "--format", "phh", "h1", "-o", str(out))
@@ -292,8 +339,8 @@ def test_an_imported_carry_over_in_from_a_hand_held_nowhere_is_refused(  # noqa:
     code, _, err = user("--db", str(other), "import", str(alone))
     assert code == 2 and err.strip() == (
         f"error: h2.jsonl:{at + 1}, hand h2: its carry_over in records 4 chip(s) from hand h1, "
-        "which neither the file nor the ledger holds (RULES.md §3.8, §7.1): the chips would "
-        "come from nowhere; import the file that holds hand h1 first; nothing written")
+        "which neither the file nor the ledger holds (RULES.md §2.2, §3.8, §7.1): the chips "
+        "would come from nowhere; import the file that holds hand h1 first; nothing written")
     assert not other.exists()
     assert user("--db", str(other), "import", str(export))[0] == 0
     code, out, _ = user("--db", str(other), "state", "h2")
@@ -304,7 +351,7 @@ WAYS = ("deal the session's next hand (it takes them as dead money), or correct 
         "(`handledger correct h1 … --reason … --by …`) or void it (`handledger void h1 "
         "--reason … --by …`)")
 LEFT = ("session sat: hand h1 carries 4 chips to the session's next hand, and no later hand "
-        "took them (RULES.md §3.8, §7.1)")
+        "took them (RULES.md §2.2, §3.8, §7.1)")
 
 
 def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # noqa: ANN001
@@ -328,8 +375,8 @@ def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # no
         "Bob                -2           -2",
         "(sum)              -4           -4",
         "note: the players' nets sum to -4 chips, not 0: chips carried to the session's next "
-        "hand (RULES.md §3.8, §7.1), counted once the hand that takes them ends; `handledger "
-        "state HAND` names them"]
+        "hand (RULES.md §2.2, §3.8, §7.1), counted once the hand that takes them ends; "
+        "`handledger state HAND` names them"]
     code, out, err = user("audit")
     assert (code, out.strip(), err.strip()) == (0, (
         "audit clean: 1 hand(s) in 1 session(s); every chip adds up in the books as stored "
@@ -364,8 +411,8 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
     assert code == 0, err
     code, out, _ = user("--db", other, "audit")
     assert (code, out.splitlines()) == (1, [
-        "chip_conservation: hand h1 carried 4 chips to the session's next hand (RULES.md §3.8, "
-        "§7.1), but the session closed with no hand that took them: carried chips owed by "
+        "chip_conservation: hand h1 carried 4 chips to the session's next hand (RULES.md §2.2, "
+        "§3.8, §7.1), but the session closed with no hand that took them: carried chips owed by "
         "nobody (`handledger settle --session sat` names the ways) (-4) [session sat, hand h1; "
         "expected 4, actual 0]",
         "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (chip_conservation 1)"])
@@ -397,7 +444,7 @@ def test_chips_a_voided_hand_passes_on_wait_for_the_next_hand_dealt(  # noqa: AN
     assert (code, out, err.strip()) == (2, "", (
         "error: session sat: hand h2, voided or cut short, passes on the 4 chips hand h1 "
         "carried into it to the session's next hand, and no later hand took them (RULES.md "
-        "§3.8, §7.1): closed now, they would be owed by nobody and the books could not "
+        "§2.2, §3.8, §7.1): closed now, they would be owed by nobody and the books could not "
         "settle; deal the session's next hand (it takes them as dead money), then close; "
         "nothing written"))
     _start(user, "h3", "Bob")

@@ -531,12 +531,12 @@ def test_a_player_gives_up_his_hand_at_the_declaration(user, db: str, tmp_path: 
     if method == "in_turn":  # Bob declares first: a concession out of turn is refused too
         assert user("act", "g1", "Cy f") == (2, "", (
             "error: hand g1, action 'Cy f': out of turn: Bob declares next, not Cy; now: "
-            "phase declare, Bob to act: Bob dcl high|low|swing\n"))
-    ann = ("Ann to act: Ann dcl high|low|swing" if method == "in_turn" else
-           "next: PLAYER dcl high|low|swing (still to declare: Ann)")
+            "phase declare, Bob to act: Bob dcl high|low|swing or Bob f (give up)\n"))
+    ann = ("Ann to act: Ann dcl high|low|swing or Ann f (give up)" if method == "in_turn" else
+           "next: PLAYER dcl high|low|swing or PLAYER f (give up) (still to declare: Ann)")
     _said(user, "g1", ["Bob dcl high"])
-    cy = ("Cy to act: Cy dcl high|low|swing" if method == "in_turn" else
-          "next: PLAYER dcl high|low|swing (still to declare: Ann, Cy)")
+    cy = ("Cy to act: Cy dcl high|low|swing or Cy f (give up)" if method == "in_turn" else
+          "next: PLAYER dcl high|low|swing or PLAYER f (give up) (still to declare: Ann, Cy)")
     assert user("act", "g1", "Bob dcl low") == (2, "", (  # what he declared, how to change it
         "error: hand g1, action 'Bob dcl low': Bob has already declared high (at 23): to "
         "change it, `handledger undo g1` takes it back (the last action), or `handledger "
@@ -569,6 +569,35 @@ def test_a_player_gives_up_his_hand_at_the_declaration(user, db: str, tmp_path: 
     assert [" ".join(line.split()) for line in out.splitlines()][-6:] == shown[-6:]
 
 
+@pytest.mark.parametrize("method", ["simultaneous", "in_turn"])
+def test_an_undone_give_up_names_the_player_who_declares_now(user, db: str,  # noqa: ANN001
+                                                             method: str) -> None:
+    """RULES.md §3.2-3.4: Bob (the river's bettor, first in turn) declares high, Cy low, and
+    Ann, the last to declare, gives up her hand: the hand goes to its showdown, where by the
+    rules Bob alone takes the high half of the 18-chip pot (9) and Cy alone the low (9).
+    The host undoes Ann's fold: the pot is nobody's yet, and the undo names Ann as the one
+    to declare now, in the words ``state`` used before the fold, and ``state`` says it
+    again."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "g1", "--game", "NT", "--stakes", "1/2",
+                "--button", "Cy", "--declare-options", f"method={method}",
+                "--seats", "Ann:100,Bob:100,Cy:100")[0] == 0
+    _said(user, "g1", [*RIVER, "Bob dcl high", "Cy dcl low"])
+    ann = ("Ann to act: Ann dcl high|low|swing or Ann f (give up)" if method == "in_turn" else
+           "next: PLAYER dcl high|low|swing or PLAYER f (give up) (still to declare: Ann)")
+    before = user("state", "g1")[1].splitlines()
+    assert before[1] == f"phase declare, {ann}"
+    assert _said(user, "g1", ["Ann f"]) == [
+        "25 fold; phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay "
+        "PLAYER AMOUNT, end"]
+    assert user("undo", "g1", "--by", "host") == (0, (
+        "undid seq 25 (fold Ann) in hand g1 (seq 26); change in net: none; by the rules: no "
+        "net moves until the hand ends; Main pot 18 by the rules: Bob 9, Cy 9 before, nobody "
+        f"yet after (now: phase declare, {ann}; the hand is in play: nothing is paid until it "
+        "ends)\n"), "")
+    assert user("state", "g1")[1].splitlines() == before
+
+
 def test_heads_up_a_player_who_gives_up_at_the_declaration_leaves_the_pot_to_the_other(  # noqa: ANN001
         user, db: str) -> None:
     """Heads-up, Bob on the button posts the small blind 1, Ann the big blind 2; Bob calls,
@@ -583,8 +612,8 @@ def test_heads_up_a_player_who_gives_up_at_the_declaration_leaves_the_pot_to_the
                               "d db 2c7d9h", "Ann cc", "Bob cc", "d db Jc", "Ann cc", "Bob cc",
                               "d db Kd", "Ann cc", "Bob cc", "Ann dcl high", "Bob f", "end"])
     assert said[-4:] == [
-        "16 check; phase declare, Ann to act: Ann dcl high|low|swing",
-        "17 declaration; phase declare, Bob to act: Bob dcl high|low|swing",
+        "16 check; phase declare, Ann to act: Ann dcl high|low|swing or Ann f (give up)",
+        "17 declaration; phase declare, Bob to act: Bob dcl high|low|swing or Bob f (give up)",
         "18 fold; phase showdown, next: pay PLAYER AMOUNT, end",
         "19 hand_ended; hand complete"]
     assert _shown(user, "h1")[-3:] == [

@@ -79,8 +79,8 @@ def test_a_hand_phh_cannot_hold_is_one_line_and_no_file(user, db: str,  # noqa: 
     assert not dump.exists()
     assert user("export", "--format", "phh", "declare-night-4") == (
         2, "", "error: hand declare-night-4: cannot be written as PHH: it takes 28 chips carried "
-        "in from hand declare-night-3 (RULES.md §3.8, §7.1), and PHH holds no pot carried "
-        "between hands\n")
+        "in from hand declare-night-3 (RULES.md §2.2, §3.8, §7.1), and PHH holds no pot "
+        "carried between hands\n")
     code, out, _ = user("export", "--format", "phh", "declare-night-1")
     assert code == 0 and out.startswith("variant = ")
 

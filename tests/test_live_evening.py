@@ -193,17 +193,20 @@ def declaring(user, db: str) -> str:  # noqa: ANN001
 
 
 @pytest.mark.parametrize(("action", "said"), [
-    ("Bob dcl both", "'both' is not a declaration: Bob dcl high|low|swing (RULES.md §3.2); "
+    ("Bob dcl both", "'both' is not a declaration: Bob dcl high|low|swing or Bob f (give up) "
+                     "(RULES.md §3.2); "
      "both ways is a swing: Bob dcl swing (RULES.md §3.6)"),
-    ("Bob dcl High", "'High' is not a declaration: Bob dcl high|low|swing (RULES.md §3.2); "
+    ("Bob dcl High", "'High' is not a declaration: Bob dcl high|low|swing or Bob f (give up) "
+                     "(RULES.md §3.2); "
      "the notation is lower case: Bob dcl high"),
-    ("Bob dcl", "dcl needs a declaration: Bob dcl high|low|swing (RULES.md §3.2)"),
+    ("Bob dcl", "dcl needs a declaration: Bob dcl high|low|swing or Bob f (give up) (RULES.md "
+                "§3.2)"),
 ], ids=["both", "capital", "none"])
 def test_a_declaration_that_is_none_lists_the_declarations(user, declaring: str,  # noqa: ANN001
                                                           action: str, said: str) -> None:
     assert user("act", "o1", action) == (
         2, "", f"error: hand o1, action '{action}': {said}; now: phase declare, Bob to act: "
-        "Bob dcl high|low|swing\n")
+        "Bob dcl high|low|swing or Bob f (give up)\n")
 
 
 def test_a_declaration_out_of_turn_names_who_declares_next(user, declaring: str  # noqa: ANN001
@@ -211,7 +214,7 @@ def test_a_declaration_out_of_turn_names_who_declares_next(user, declaring: str 
     assert user("act", "o1", "Bob dcl low")[0] == 0
     assert user("act", "o1", "Ann dcl high") == (
         2, "", "error: hand o1, action 'Ann dcl high': out of turn: Cy declares next, not Ann; "
-        "now: phase declare, Cy to act: Cy dcl high|low|swing\n")
+        "now: phase declare, Cy to act: Cy dcl high|low|swing or Cy f (give up)\n")
 
 
 def test_min_bet_help_says_what_a_straddle_does_to_the_minimum_bet(user, db: str  # noqa: ANN001

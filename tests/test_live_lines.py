@@ -66,16 +66,16 @@ def test_a_declaration_in_turn_then_the_showdown_and_its_payouts(user, db: str) 
     assert _acts(user, "o1", ["Bob cbr 4", "Cy cc", "Ann cc", "Bob dcl low"]) == [
         "Cy to act: to call 4, raise to 8..8",
         "Ann to act: to call 4, raise to 8..8",
-        "phase declare, Bob to act: Bob dcl high|low|swing",
-        "phase declare, Cy to act: Cy dcl high|low|swing"]
+        "phase declare, Bob to act: Bob dcl high|low|swing or Bob f (give up)",
+        "phase declare, Cy to act: Cy dcl high|low|swing or Cy f (give up)"]
     # a show before the others declared names them, in the order they declare
     code, out, err = user("act", "o1", "Bob sm ????????")
     assert (code, out, err) == (2, "", (
         "error: hand o1, action 'Bob sm ????????': cards are shown once every player has "
         "declared (still to declare: Cy, Ann); now: phase declare, Cy to act: Cy dcl "
-        "high|low|swing\n"))
+        "high|low|swing or Cy f (give up)\n"))
     assert _acts(user, "o1", ["Cy dcl high", "Ann dcl swing"]) == [
-        "phase declare, Ann to act: Ann dcl high|low|swing",
+        "phase declare, Ann to act: Ann dcl high|low|swing or Ann f (give up)",
         "phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER "
         "AMOUNT, end"]
     assert _acts(user, "o1", ["pay Bob 9", "pay Ann 9"]) == [
@@ -99,19 +99,21 @@ def test_declarations_at_once_name_who_is_still_to_declare(user, db: str) -> Non
     streets = ["d dh Bob ????????", "d dh Ann ????????", "Ann cc", "Bob cc", "d db 2c3c4c",
                "Bob cc", "Ann cc", "d db 5d", "Bob cc", "Ann cc", "d db 9h", "Bob cc", "Ann cc"]
     assert _acts(user, "s1", streets)[-1] == (
-        "phase declare, next: PLAYER dcl high|low|swing (still to declare: Bob, Ann)")
+        "phase declare, next: PLAYER dcl high|low|swing or PLAYER f (give up) (still to "
+        "declare: Bob, Ann)")
     code, out, err = user("act", "s1", "Ann sm ????????")  # the betting is over: who declares
     assert (code, out, err) == (2, "", (
         "error: hand s1, action 'Ann sm ????????': cards are shown once every player has "
         "declared (still to declare: Bob, Ann); now: phase declare, next: PLAYER dcl "
-        "high|low|swing (still to declare: Bob, Ann)\n"))
+        "high|low|swing or PLAYER f (give up) (still to declare: Bob, Ann)\n"))
     assert _acts(user, "s1", ["Ann dcl low"]) == [
-        "phase declare, next: PLAYER dcl high|low|swing (still to declare: Bob)"]
+        "phase declare, next: PLAYER dcl high|low|swing or PLAYER f (give up) (still to "
+        "declare: Bob)"]
     code, out, err = user("act", "s1", "Ann sm ????????")
     assert (code, out, err) == (2, "", (
         "error: hand s1, action 'Ann sm ????????': cards are shown once every player has "
         "declared (still to declare: Bob); now: phase declare, next: PLAYER dcl "
-        "high|low|swing (still to declare: Bob)\n"))
+        "high|low|swing or PLAYER f (give up) (still to declare: Bob)\n"))
     state = user("state", "s1")[1].splitlines()
     assert state[2:] == ["pot 0: 4 (Bob, Ann)", "declared: Ann low", "stacks: Bob 98, Ann 98",
                          "seats as pN: p1 Bob, p2 Ann (p1 sits left of the button: PHH's order, "
@@ -130,12 +132,14 @@ def test_a_show_before_the_declarations_of_a_bet_after_declare_hand(user, db: st
     streets = ["d dh Bob ????????", "d dh Ann ????????", "Ann cc", "Bob cc", "d db 2c3c4c",
                "Bob cc", "Ann cc", "d db 5d", "Bob cc", "Ann cc", "d db 9h", "Bob dcl high"]
     assert _acts(user, "b1", streets)[-1] == (
-        "phase declare, next: PLAYER dcl high|low|swing (still to declare: Ann)")
+        "phase declare, next: PLAYER dcl high|low|swing or PLAYER f (give up) (still to "
+        "declare: Ann)")
     code, out, err = user("act", "b1", "Bob sm ????????")
     assert (code, out, err) == (2, "", (
         "error: hand b1, action 'Bob sm ????????': cards are shown once every player has "
         "declared and the betting round after the declarations is over (still to declare: "
-        "Ann); now: phase declare, next: PLAYER dcl high|low|swing (still to declare: Ann)\n"))
+        "Ann); now: phase declare, next: PLAYER dcl high|low|swing or PLAYER f (give up) (still "
+        "to declare: Ann)\n"))
 
 
 def test_stud_third_street_says_bring_in_and_complete(user, db: str) -> None:  # noqa: ANN001

@@ -153,6 +153,15 @@ def test_a_short_end_counts_a_chip_carried_to_the_next_hand_as_no_payout(user) -
              "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts",
              "Ann cc", "Bob cc", "pay Ann 3"]
     assert user("table", "k1", input="\n".join(lines) + "\n")[0] == 0
+    # the odd chip is left in the pot for the next deal (RULES.md §2.2, its option §5), not a
+    # declare pot nobody is eligible to win (§3.8)
+    assert user("state", "k1")[1].splitlines()[3] == (
+        "carried: 1 to the session's next hand, paid to nobody (RULES.md §2.2, §5, §7.1)")
+    assert user("act", "k1", "pay Bob 4") == (2, "", (
+        "error: hand k1, action 'pay Bob 4': the pot holds 7, 1 of it carried to the session's "
+        "next hand (odd_chip_tie_order = carry_to_next_hand; RULES.md §2.2, §5, §7.1), 3 "
+        "already paid: at most 3 can be paid; now: phase showdown, next: pay PLAYER AMOUNT or "
+        "end\n"))
     assert user("act", "k1", "end") == (2, "", (
         "error: hand k1, action 'end': cannot end: 3 of the 6 chips to pay are paid (the pot's "
         "7 less 1 carried to the next hand): 3 would go to nobody (by the rules: pay Bob 3); "

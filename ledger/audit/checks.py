@@ -227,7 +227,7 @@ def hand_conservation(h: HandFacts) -> list[Finding]:
 
 
 def _carried_beyond(h: HandFacts) -> list[Finding]:
-    """A hand that ended carrying chips between hands where no chips can go (RULES.md §3.8,
+    """A hand that ended carrying chips between hands where no chips can go (RULES.md §2.2, §3.8,
     §7.1): carried out or in by a hand of no session (no next hand can bring them in, no hand
     carried them), or carried out beside payouts that together exceed the chips that went
     in (a pot paid out and carried as well)."""
@@ -273,7 +273,7 @@ def carried_chips(book: SessionBook) -> list[Finding]:
     if book.closed and pending:
         out.append(Finding(
             "chip_conservation", book.name, source, None, pending, 0,
-            f"hand {source} carried {pending} chips to the session's next hand (RULES.md "
+            f"hand {source} carried {pending} chips to the session's next hand (RULES.md §2.2, "
             f"§3.8, §7.1), but the session closed with no hand that took them: carried chips "
             f"owed by nobody (`handledger settle --session {book.name}` names the ways) "
             f"({-pending:+d})"))

@@ -464,8 +464,9 @@ class RecordedRake(_Model):
 
 
 class CarryOver(_Model):
-    """Chips carried between hands (RULES.md §3.8, §7.1): ``direction`` ``out`` on the hand that
-    leaves the pot unawarded, ``in`` on the session's next hand, which adds them as dead money."""
+    """Chips carried between hands (RULES.md §2.2, §3.8, §7.1): ``direction`` ``out`` on the hand
+    that leaves the pot unawarded, ``in`` on the session's next hand, which adds them as dead
+    money."""
 
     type: Literal["carry_over"] = "carry_over"
     schema_version: Version = SCHEMA_VERSION

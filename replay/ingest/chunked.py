@@ -6,7 +6,7 @@ an error for a hand it could not read). They are checked with the engine a chunk
 :func:`replay.ingest.writing.write_chunks` inside the file's one transaction, so that memory
 stays flat however large the file, and the file is still imported whole or not at all, with
 the report, the errors and the rows of reading it whole. A chunk never ends after a hand
-that may carry chips into the next hand of its session (RULES.md §3.8, §7.1: the next hand's
+that may carry chips into the next hand of its session (RULES.md §2.2, §3.8, §7.1: the next hand's
 ``carry_over`` is added to it).
 """
 

@@ -8,6 +8,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
+from ledger.model.carry_rules import EITHER, carry_sections
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.store.signing import binds_hand
 from ledger.store.streams import hand_streams, load_hand
@@ -459,7 +460,7 @@ def phh_parts(events: Sequence[Any], chip: Any = None) -> tuple:
             if text is not None:
                 actions.append(text)
             elif e.type not in ("hand_ended",):
-                raise MalformedInput(f"cannot be written as PHH: {_unwritable(counted)}",
+                raise MalformedInput(f"cannot be written as PHH: {_unwritable(counted, started)}",
                                      hand=started.hand)
         state.apply(e)
     _no_pot_left_to_carry(events, in_chips[0])
@@ -470,7 +471,7 @@ def _no_pot_left_to_carry(events: Sequence[Any], started: Any) -> None:
     """Refuse a hand (its stream ``events``; ``started``: its ``hand_started`` in chips) that
     leaves chips to the session's next hand with no ``carry_over`` recording them yet (the
     next hand has not started: :func:`replay.carry.unclaimed`): PHH holds no pot carried
-    between hands (RULES.md §3.8, §7.1), and without it the file would pay those chips to
+    between hands (RULES.md §2.2, §3.8, §7.1), and without it the file would pay those chips to
     nobody.
 
     Raises:
@@ -486,8 +487,9 @@ def _no_pot_left_to_carry(events: Sequence[Any], started: Any) -> None:
 
         raise MalformedInput(
             f"cannot be written as PHH: it carries {format_amount(chips, started.unit.decimals)} "
-            "chips to the session's next hand, not started yet (RULES.md §3.8, §7.1), and PHH "
-            "holds no pot carried between hands", hand=started.hand)
+            "chips to the session's next hand, not started yet "
+            f"({carry_sections(started.options)}), and PHH holds no pot carried between hands",
+            hand=started.hand)
 
 
 def _chip_in_play(started: Any, worth: int) -> Any:
@@ -522,13 +524,16 @@ def _decimal(text: str) -> Decimal | str:
     return Decimal(text) if digits.isascii() and digits.isdigit() else text
 
 
-def _unwritable(e: Any) -> str:
-    """Why the event ``e`` has no place in a PHH hand (FORMATS.md §1), in words."""
+def _unwritable(e: Any, started: Any) -> str:
+    """Why the event ``e`` of the hand ``started`` (its ``hand_started``) has no place in a PHH
+    hand (FORMATS.md §1), in words: chips it carries out cite its rule that carries them
+    (:func:`ledger.model.carry_rules.carry_sections`), chips carried in either rule's."""
     if e.type == "carry_over":
         where = f" hand {e.other_hand}" if e.other_hand else " another hand"
         moved = (f"it carries {e.amount} chips out to{where}" if e.direction == "out"
                  else f"it takes {e.amount} chips carried in from{where}")
-        return f"{moved} (RULES.md §3.8, §7.1), and PHH holds no pot carried between hands"
+        sections = carry_sections(started.options) if e.direction == "out" else EITHER
+        return f"{moved} ({sections}), and PHH holds no pot carried between hands"
     if e.type == "hand_voided":
         return "it is voided, and PHH cannot say a hand was voided (--format jsonl can)"
     return f"its {e.type.replace('_', ' ')} event has no PHH action"

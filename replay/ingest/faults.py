@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.settle import settle
+from ledger.model.carry_rules import carry_sections
 from ledger.model.errors import LedgerError, MalformedInput, StoredFinding
 from ledger.model.names import check_hand_id, check_name
 from replay.carry import may_carry, may_pass_on
@@ -89,7 +90,7 @@ def _faults(events: list[Any], state: Any, *, file: str | None, line: int | None
 def carried_paid_finding(events: list[Any], state: Any, *, file: str | None,
                          line: int | None) -> StoredFinding | None:
     """The warning of a complete hand read from a file whose table paid out chips its pot
-    carries to the session's next hand by the rules (RULES.md §3.8, §7.1): it is stored as
+    carries to the session's next hand by the rules (RULES.md §2.2, §3.8, §7.1): it is stored as
     paid, and only what the table left is carried (``HandReplay.carried_on``); the audit names
     the payouts. None when it paid none of them (or its options carry nothing)."""
     if (state.status != "complete" or not state.payouts or state.carried_out
@@ -103,7 +104,8 @@ def carried_paid_finding(events: list[Any], state: Any, *, file: str | None,
         return None
     return StoredFinding(
         f"the table paid out {result.carried - left} of the {result.carried} chips the rules "
-        f"carry to the session's next hand ({carry_rule(state)}; RULES.md §3.8, §7.1): "
+        f"carry to the session's next hand ({carry_rule(state)}; "
+        f"{carry_sections(state.started.options)}): "
         + (f"only {left} carried" if left else "nothing carried"),
         file=file, line=line, hand=events[0].hand)
 
@@ -113,7 +115,7 @@ def carried_without_session(events: list[Any], state: Any) -> LedgerError | None
     that carries chips between hands: a pot the rules carry to the session's next hand and the
     table left in the middle (``no_eligible_winner = carry_over``, ``odd_chip_tie_order =
     carry_to_next_hand``), or a ``carry_over`` it records. Such chips go into the session's
-    next hand (RULES.md §3.8, §7.1); a hand of no session has none, so they would be lost to
+    next hand (RULES.md §2.2, §3.8, §7.1); a hand of no session has none, so they would be lost to
     the books: the file is imported with ``--session``. None otherwise."""
     started = events[0]
     if started.session is not None or not may_pass_on(events):
@@ -126,7 +128,7 @@ def carried_without_session(events: list[Any], state: Any) -> LedgerError | None
     if not chips:
         return None
     return MalformedInput(
-        f"the hand carries {chips} chips between hands (RULES.md §3.8, §7.1: "
+        f"the hand carries {chips} chips between hands ({carry_sections(started.options)}: "
         f"{carry_rule(state)}), which go into the session's next hand, and it belongs to no "
         "session: import its file with --session S")
 

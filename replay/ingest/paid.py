@@ -32,7 +32,7 @@ def paid_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     (the rules' result), a rake (a ``recorded_rake`` event or its file's
     ``rake``/``site_rake``) or is not complete. A
     hand with a rake rule (``_rake``, FORMATS.md §1) or whose options may carry chips to the
-    next hand (RULES.md §3.8, §7.1: :func:`replay.carry.may_carry`) is warned of only when
+    next hand (RULES.md §2.2, §3.8, §7.1: :func:`replay.carry.may_carry`) is warned of only when
     paid over: what the rule takes or the rules carry is left to the audit.
 
     Returns:

@@ -13,7 +13,7 @@ though its chips do not add up (a rake or payouts that do not come to its pot) i
 line of its part, worded as the one-process import words it. The workers take only plain
 files: whenever anything is not plain — a bad line, table or illegal hand
 anywhere, a hand, session or source key already in the ledger, a hand whose options may carry
-chips into the next hand (RULES.md §3.8, §7.1), a stream met in two parts that do not join up,
+chips into the next hand (RULES.md §2.2, §3.8, §7.1), a stream met in two parts that do not join up,
 a table or hand id met in two parts, a row skipped for a repeated source key, a hand of a
 session the file closed before it, a file that ends with hands in play, a file imported
 with ``--session``, a cash-out beyond its table (:mod:`replay.ingest.table_bound`), a

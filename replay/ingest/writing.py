@@ -9,7 +9,7 @@ does not grow with the file): every chunk is appended inside that one transactio
 rolls back when a later chunk fails, and under ``--strict`` when any hand of the file is bad.
 The ledger, the report and the errors are those of appending the whole file at once: hands
 are looked up among the rows stored before the file only, and a chunk never ends where the
-next hand of a session could still carry chips into it (RULES.md §3.8, §7.1).
+next hand of a session could still carry chips into it (RULES.md §2.2, §3.8, §7.1).
 
 With :class:`replay.ingest.derived.ImportTables`, each appended hand's share of the derived
 tables is made from the engine state its check left and written in the same transaction.
