@@ -17,7 +17,7 @@ def carry_sections(options: Any) -> str:
     """The RULES.md sections of the rule that carries chips to the session's next hand in a
     hand of ``options`` (its ``hand_started``'s :class:`ledger.model.events.RuleOptions`):
     ``"RULES.md §2.2, §5, §7.1"`` for the odd chip left in the pot for the next deal
-    (``odd_chip_tie_order = carry_to_next_hand``), ``"RULES.md §2.2, §3.8, §7.1"`` for a declare pot
+    (``odd_chip_tie_order = carry_to_next_hand``), ``"RULES.md §3.8, §7.1"`` for a declare pot
     with no eligible winner (``no_eligible_winner = carry_over``), ``"RULES.md §2.2, §3.8, §5,
     §7.1"`` for both, and ``"RULES.md §7.1"`` for neither (chips carried into a voided hand,
     passed on)."""
