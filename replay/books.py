@@ -201,7 +201,7 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
         s["decimals"], s["currency"] = units.get(s["session"], (0, None))
         s["settled"] = s["closed"] and not s["owed_minor"]
         if s["session"] in lost:
-            hand, chips, _ = lost[s["session"]]
+            hand, chips, *_ = lost[s["session"]]
             s["carried_to_none"] = {"hand": hand, "chips": chips}
             s["settled"] = False
         if s["session"] in missing:

@@ -398,14 +398,60 @@ def test_chips_a_voided_hand_passes_on_wait_for_the_next_hand_dealt(  # noqa: AN
         "error: session sat: hand h2, voided or cut short, passes on the 4 chips hand h1 "
         "carried into it to the session's next hand, and no later hand took them (RULES.md "
         "§3.8, §7.1): closed now, they would be owed by nobody and the books could not "
-        "settle; deal the session's next hand (it takes them as dead money), then close; "
-        "nothing written"))
+        "settle; deal the session's next hand (it takes them as dead money), or undo the "
+        "void of hand h2 (`handledger undo h2 --by …`): it takes them again; to take back "
+        "hand h1 too, void both in one write after that undo (`handledger void h1 h2 --reason "
+        "… --by …`), then close; nothing written"))
     _start(user, "h3", "Bob")
     assert "pot 0: 7 (Ann, Bob)" in user("state", "h3")[1]
     assert _table(user, "h3", H2) == 0
     assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
     assert user("session", "close", "sat")[0] == 0
     assert user("settle")[1].splitlines()[0] == "Bob pays Ann 3 chips"
+
+
+def test_a_closed_imported_session_whose_last_hand_is_voided_has_a_way_to_settle(  # noqa: ANN001
+        user, h2_started, tmp_path: Path) -> None:
+    """h1 carried its 4 into h2, which Ann won (Ann +3, Bob -3); the session is exported as
+    JSON lines, imported into another ledger and closed there. h2's void (`--closed`) passes
+    the 4 on to a next hand the closed session never deals: settle is refused, and its
+    refusal names ways the ledger takes (appended events only): the undo of h2's void, after
+    which h2 holds the 4 again and Bob pays Ann 3; then h1 and h2 voided in one write give
+    back every chip (Ann 2 + 2, Bob 2 + 1): nobody owes anybody."""
+    assert _table(user, "h2", H2) == 0
+    export = tmp_path / "sat.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    other = str(tmp_path / "other.duckdb")
+
+    def there(*args: str) -> tuple[int, str, str]:
+        return user("--db", other, *args)
+
+    assert there("import", str(export))[0] == 0
+    assert there("session", "close", "sat")[0] == 0
+    code, out, _ = there("void", "h2", "--closed", "--reason", "misdeal", "--by", "Dan")
+    assert code == 0 and "the 4 chip(s) carried into it pass on" in out
+    code, out, err = there("settle")
+    assert (code, out, err.strip()) == (2, "", (
+        "error: cannot settle: session sat: hand h2, voided or cut short, passes on the 4 "
+        "chips hand h1 carried into it to the session's next hand, and no later hand took "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "session is closed; undo the void of hand h2 (`handledger undo h2 --closed --by …`): "
+        "it takes them again; to take back hand h1 too, void both in one write after that "
+        "undo (`handledger void h1 h2 --closed --reason … --by …`), as the session deals no "
+        "more hands; settle then"))
+    code, out, _ = there("undo", "h2", "--closed", "--by", "Dan")
+    assert (code, out.split(";")[-1].strip()) == (
+        0, "by the rules: Ann +5, Bob -1")
+    assert there("settle")[:2] == (0, "Bob pays Ann 3 chips\n1 transfer(s) settle 2 "
+                                      "player(s)\n")
+    code, out, _ = there("void", "h1", "h2", "--closed", "--reason", "wrong game", "--by", "Dan")
+    assert (code, out.splitlines()) == (0, [
+        "voided hand h1: returned Bob 2, Ann 2; change in net: Bob +2, Ann +2; by the rules: "
+        "Bob +2, Ann +2",
+        "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -5, Bob +1; by the rules: "
+        "Ann -5, Bob +1"])
+    assert there("settle")[:2] == (0, "settled: nobody owes anybody\n")
+    assert there("session", "list")[1].split("  ")[-1].strip().startswith("closed, settled")
 
 
 def test_an_imported_hand_that_takes_carried_chips_counts_as_one_hand(
