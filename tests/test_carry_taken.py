@@ -454,6 +454,34 @@ def test_a_closed_imported_session_whose_last_hand_is_voided_has_a_way_to_settle
     assert there("session", "list")[1].split("  ")[-1].strip().startswith("closed, settled")
 
 
+def test_a_closed_session_whose_last_hand_is_cut_short_names_the_void_of_both(  # noqa: ANN001
+        user, h2_started, tmp_path: Path) -> None:
+    """h2 took h1's 4 and its log stops short after the deal (``hand_ended`` incomplete), and
+    the file closes the session: h2 passes the 4 on to no hand. settle names the void of h1
+    and h2 in one write, which gives back every chip (Ann 2 + 2, Bob 2 + 1): settled."""
+    assert _table(user, "h2", ["d dh Ann ????", "d dh Bob ????"]) == 0
+    export = tmp_path / "sat.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    rows = [r for r in export.read_text().splitlines() if '"in_play"' not in r]
+    rows += ['{"hand":"h2","seq":7,"event":{"schema_version":1,"status":"incomplete",'
+             '"type":"hand_ended"}}',
+             '{"session":"sat","seq":4,"event":{"schema_version":1,"type":"session_closed"}}']
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(rows) + "\n")
+    other = str(tmp_path / "other.duckdb")
+    assert user("--db", other, "import", str(cut))[0] == 0
+    code, out, err = user("--db", other, "settle")
+    assert (code, out, err.strip()) == (2, "", (
+        "error: cannot settle: session sat: hand h2, voided or cut short, passes on the 4 "
+        "chips hand h1 carried into it to the session's next hand, and no later hand took "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "session is closed; void it with hand h1 in one write (`handledger void h1 h2 "
+        "--closed --reason … --by …`), as the session deals no more hands; settle then"))
+    assert user("--db", other, "void", "h1", "h2", "--closed", "--reason", "cut", "--by",
+                "Dan")[0] == 0
+    assert user("--db", other, "settle")[:2] == (0, "settled: nobody owes anybody\n")
+
+
 def test_an_imported_hand_that_takes_carried_chips_counts_as_one_hand(
         user, played, tmp_path: Path) -> None:  # noqa: ANN001
     """h1 carried 4 to the session's next hand; a PHH file of one hand (x1, Bob folds to
