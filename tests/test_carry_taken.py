@@ -344,6 +344,38 @@ def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # no
     assert (code, out.splitlines()[0]) == (0, "Bob pays Ann 3 chips")
 
 
+def test_standings_note_gives_the_sum_row_beside_a_hand_in_progress(  # noqa: ANN001
+        user, played) -> None:
+    """h1 carries its 4 (sat: Ann -2, Bob -2) and no hand of sat took them; hand o1 of
+    another session, sun, is in progress with the blinds in (button Ann: Ann 1, Bob 2). The
+    sum row is -4 in sat and -3 in sun, -7 in all, and the note gives that figure and what
+    makes it up (4 carried, 3 in o1's pot), not -4; once o1 is voided its 3 come back and
+    the row and the note are -4, the chips carried alone."""
+    for args in (("session", "open", "sun"), ("buyin", "sun", "Ann", "100"),
+                 ("buyin", "sun", "Bob", "100"),
+                 ("hand", "start", "--session", "sun", "--hand", "o1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")):
+        assert user(*args)[0] == 0
+    carried = ("chips carried to the session's next hand (RULES.md §3.8, §7.1), counted once "
+               "the hand that takes them ends; `handledger state HAND` names them")
+    assert user("standings")[1].splitlines() == [
+        "player            sat        sun        total",
+        "Ann                -2         -1           -3",
+        "Bob                -2         -2           -4",
+        "(sum)              -4         -3           -7",
+        "note: hand o1 of session sun is in progress (not ended): the 3 chips in its pot so "
+        "far (Ann 1, Bob 2) count as put in, no payout counted until it ends; the nets are "
+        "final once it ends (`handledger act o1 end`) or is voided",
+        "note: the players' nets sum to -7 chips, not 0: 4 chips of them carried to the "
+        "session's next hand (RULES.md §3.8, §7.1), counted once the hand that takes them "
+        "ends; `handledger state HAND` names them; 3 chips in the pots of hands in progress "
+        "(above), counted once they end"]
+    assert user("void", "o1", "--reason", "misdeal", "--by", "Dan")[0] == 0
+    assert user("standings")[1].splitlines()[-2:] == [
+        "(sum)              -4          0           -4",
+        f"note: the players' nets sum to -4 chips, not 0: {carried}"]
+
+
 def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: ANN001
         user, tmp_path: Path, played) -> None:
     """A file closes the session after h1, Ann and Bob cashing out 98 each (the close here
@@ -375,6 +407,11 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
         "session is closed; correct hand h1 (`handledger correct h1 … --closed --reason … --by "
         "…`) or void it (`handledger void h1 --closed --reason … --by …`), as the session deals "
         "no more hands; settle then"))
+    assert user("--db", other, "standings")[1].splitlines()[-2:] == [
+        "(sum)              -4           -4",
+        "note: the players' nets sum to -4 chips, not 0: chips carried to the session's next "
+        "hand (RULES.md §3.8, §7.1), owed by nobody: session sat is closed and deals no hand "
+        "that takes them (`handledger settle --session sat` names the ways)"]
     assert user("--db", other, "session", "list")[1].split("  ")[-1].strip() == (
         "closed, not settled: hand h1 carries 4 chips to the session's next hand, which it "
         "will never deal (owed by nobody: `handledger settle --session sat` names the ways), "
