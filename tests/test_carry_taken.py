@@ -491,6 +491,38 @@ def test_a_closed_imported_session_whose_last_hand_is_voided_has_a_way_to_settle
     assert there("session", "list")[1].split("  ")[-1].strip().startswith("closed, settled")
 
 
+def test_a_void_the_imported_file_holds_is_taken_back_by_undo(  # noqa: ANN001
+        user, h2_started, tmp_path: Path) -> None:
+    """As above, but h2's void is in the JSON-lines file (exported after the void, with the
+    session's close): imported into a new ledger, the void is part of the hand's import,
+    and settle's way is the same: ``undo h2 --closed`` takes back that void (its own
+    correction and ``hand_voided``, seqs 9-10), h2 holds the 4 again and Bob pays Ann 3;
+    an undo after it walks back to the import itself, which it does not take back."""
+    assert _table(user, "h2", H2) == 0
+    assert user("session", "close", "sat")[0] == 0
+    assert user("void", "h2", "--closed", "--reason", "misdeal", "--by", "Dan")[0] == 0
+    export = tmp_path / "sat.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    other = str(tmp_path / "other.duckdb")
+    assert user("--db", other, "import", str(export))[0] == 0
+    code, out, err = user("--db", other, "settle")
+    assert (code, out) == (2, "") and err.strip().endswith(
+        "the session is closed; undo the void of hand h2 (`handledger undo h2 --closed --by "
+        "…`): it takes them again; to take back hand h1 too, void both in one write after "
+        "that undo (`handledger void h1 h2 --closed --reason … --by …`), as the session deals "
+        "no more hands; settle then")
+    code, out, _ = user("--db", other, "undo", "h2", "--closed", "--by", "Dan")
+    assert (code, out.strip()) == (0, (
+        "undid the void at seq 10 (by Dan: misdeal) in hand h2 (seq 11); change in net: Ann "
+        "+5, Bob -1; by the rules: Ann +5, Bob -1"))
+    assert user("--db", other, "settle")[:2] == (0, "Bob pays Ann 3 chips\n1 transfer(s) "
+                                                    "settle 2 player(s)\n")
+    code, _, err = user("--db", other, "undo", "h2", "--closed", "--by", "Dan")
+    assert code == 2 and err.strip().endswith(
+        "nothing to undo: the last thing appended to the hand and not taken back is the hand "
+        "itself (seq 1-8, its start or import): void it or correct it")
+
+
 def test_a_closed_session_whose_last_hand_is_cut_short_names_the_void_of_both(  # noqa: ANN001
         user, h2_started, tmp_path: Path) -> None:
     """h2 took h1's 4 and its log stops short after the deal (``hand_ended`` incomplete), and
