@@ -350,7 +350,9 @@ def carried_sum_lines(grid: Any) -> list[str]:
         shown = sums[at if grid.mixed else 0]
         pots, rest = u["net_sum"] - shown, u["net_sum"] + carried
         why = _carried_why(u.get("closed") or [])
-        head = f"note: the players' nets sum to {_amount(u, shown, True)}, not 0: "
+        head = (f"note: the players' nets sum to {_amount(u, shown, True)}, not 0: " if shown
+                else f"note: the players' nets sum to {_amount(u, 0)}, but the books do not "
+                "balance: ")
         if not pots and not rest:
             out.append(f"{head}chips carried to the session's next hand (RULES.md §3.8, "
                        f"§7.1), {why}")

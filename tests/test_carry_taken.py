@@ -376,6 +376,34 @@ def test_standings_note_gives_the_sum_row_beside_a_hand_in_progress(  # noqa: AN
         f"note: the players' nets sum to -4 chips, not 0: {carried}"]
 
 
+def test_standings_note_stays_when_other_chips_offset_the_carried_ones(  # noqa: ANN001
+        user, played, tmp_path: Path) -> None:
+    """h1 carries its 4 (sat: Ann -2, Bob -2); a hand of no session, z1, read from a file
+    whose table paid Bob 7 of a pot of 3 (Ann's small blind 1 and Bob's big blind 2, Ann
+    folding: Ann -1, Bob +5), 4 beyond the pot. The sum row is -4 and +4, 0 in all: the
+    note still says the 4 carried and the 4 paid beyond, not nothing."""
+    scratch = str(tmp_path / "scratch.duckdb")
+    assert user("--db", scratch, "hand", "start", "--hand", "z1", "--game", "NT", "--stakes",
+                "1/2", "--seats", "Ann:50,Bob:50", "--button", "Ann")[0] == 0
+    assert user("--db", scratch, "table", "z1",
+                input="d dh Ann ????\nd dh Bob ????\nAnn f\npay Bob 3\nend\n")[0] == 0
+    code, out, _ = user("--db", scratch, "export", "--format", "jsonl")
+    assert code == 0 and out.count('"amount":3,"player":"Bob"') == 1
+    over = tmp_path / "z1.jsonl"
+    over.write_text(out.replace('"amount":3,"player":"Bob"', '"amount":7,"player":"Bob"'))
+    assert user("import", str(over))[0] == 0
+    assert user("standings")[1].splitlines() == [
+        "player            sat (no session)        total",
+        "Bob                -2            5            3",
+        "Ann                -2           -1           -3",
+        "(sum)              -4            4            0",
+        "note: the players' nets sum to 0 chips, but the books do not balance: 4 chips of "
+        "them carried to the session's next hand (RULES.md §3.8, §7.1), counted once the hand "
+        "that takes them ends; `handledger state HAND` names them; the rest, +4 chips: chips "
+        "the table kept or paid to nobody (a rake, a hand paid short) or paid beyond the pot; "
+        "`handledger audit` names the hands"]
+
+
 def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: ANN001
         user, tmp_path: Path, played) -> None:
     """A file closes the session after h1, Ann and Bob cashing out 98 each (the close here
