@@ -25,6 +25,7 @@ from ledger.model.batch import Batch
 from ledger.model.errors import MalformedInput, NotFound
 
 Previous = Callable[[str], tuple[str, list[Any]] | None]
+Stored = Callable[[str], list[Any] | None]
 
 
 class LeftToNone(NamedTuple):
@@ -37,7 +38,7 @@ class LeftToNone(NamedTuple):
     chips: int
     came: str | None
     voided: bool = False
-Stored = Callable[[str], list[Any] | None]
+
 
 #: The source key's start of a batch that only records, on a stored hand, the chips it
 #: carried to a hand of the file (its ``carry_over`` out): part of that hand's import.
