@@ -230,3 +230,18 @@ def test_a_bring_in_not_below_the_small_bet_is_refused_as_a_phh_file_is(
     assert code == 2 and err.endswith(
         f"bring_in {bring_in} is not below small_bet 5: the bring-in is less than a full bet, "
         "which completing it makes (RULES.md §4.1)\n")
+
+
+def test_a_no_limit_stud_bring_in_not_below_the_minimum_bet_is_refused(tmp_path: Path) -> None:
+    """RULES.md §4.1 in no-limit stud: the full bet is the minimum bet (2 here), so a
+    bring-in of 2 is refused on the ``hand_started`` line, exit 2, nothing written."""
+    started = {**_started("N7S"), "stakes": {"betting": "no_limit", "antes": [1, 1, 1],
+                                             "bring_in": 2, "min_bet": 2}}
+    path, db = tmp_path / "nl.jsonl", tmp_path / "nl.duckdb"
+    path.write_text(json.dumps({"hand": "h1", "seq": 1, "event": started}) + "\n",
+                    encoding="utf-8")
+    assert one_shot(db, "import", str(path)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {path}:1, hand h1: hand_started's stakes: bring_in 2 is not below min_bet 2: "
+        "the bring-in is less than a full bet, which completing it makes (RULES.md §4.1)\n")
+    assert not db.exists()
