@@ -32,12 +32,14 @@ class LeftToNone(NamedTuple):
     """Chips a session's last hand leaves to a next hand the session does not hold yet
     (:func:`left_to_none`): the ``hand``, the ``chips``, ``came`` the hand they came from when
     the last hand passes on chips carried into it (None when it carries them itself), and
-    whether it is ``voided`` (False: it carries them, or its log stops short)."""
+    whether it is ``voided`` (False: it carries them, or its log stops short), and whether
+    the hand ``came`` is voided too (``came_voided``: it passed them on in its turn)."""
 
     hand: str
     chips: int
     came: str | None
     voided: bool = False
+    came_voided: bool = False
 
 
 #: The source key's start of a batch that only records, on a stored hand, the chips it
@@ -375,14 +377,19 @@ def left_to_none(ledger: Any, session: str) -> LeftToNone | None:
     chips, passed = _leaves(events)
     if not chips:
         return None
-    return LeftToNone(last, chips, events[1].other_hand if passed else None,
-                      passed == "voided")
+    if not passed:
+        return LeftToNone(last, chips, None)
+    came = events[1].other_hand
+    from replay.amendments import split_stream
+
+    came_voided = bool(split_stream([row.event for row in ledger.read(came)])[2])
+    return LeftToNone(last, chips, came, passed == "voided", came_voided)
 
 
 def left_to_none_text(session: str, left: LeftToNone) -> str:
     """What :func:`left_to_none` found, in words: the hand, its chips and where they came
     from, for a refusal to go on with (``session co: hand c1 carries 20 chips …``)."""
-    hand, chips, came, _ = left
+    hand, chips, came, *_ = left
     many = f"{chips} chip{'s' if chips != 1 else ''}"
     held = (f"hand {hand}, voided or cut short, passes on the {many} hand {came} carried "
             "into it" if came else f"hand {hand} carries {many}")
@@ -397,17 +404,20 @@ def left_to_none_ways(left: LeftToNone, closed: bool = False) -> str:
     ``--closed``. Chips a voided hand passes on: the ``undo`` of its void (the hand takes
     them again, as before it), after which it and the hand they came from may be voided in
     one write (RULES.md §7.1: each void then drops its ``carry_over``, and the chips go back
-    to the players of the hand they came from); a hand whose log stops short is voided with
-    it in one write. Every way named is one the ledger takes: appended events only."""
-    hand, _, came, voided = left
+    to the players of the hand they came from), unless that hand is voided itself (it passed
+    them on: the undo alone); a hand whose log stops short is voided with it in one write.
+    Every way named is one the ledger takes: appended events only."""
+    hand, _, came, voided, came_voided = left
     flag = " --closed" if closed else ""
     fix = (f"correct hand {hand} (`handledger correct {hand} …{flag} --reason … --by …`) or "
            f"void it (`handledger void {hand}{flag} --reason … --by …`)")
     both = f"`handledger void {came} {hand}{flag} --reason … --by …`"
     if came and voided:
         undo = (f"undo the void of hand {hand} (`handledger undo {hand}{flag} --by …`): it "
-                f"takes them again; to take back hand {came} too, void both in one write after "
-                f"that undo ({both})")
+                "takes them again")
+        if not came_voided:  # voided before, hand came passed them on: its void stands
+            undo += (f"; to take back hand {came} too, void both in one write after that undo "
+                     f"({both})")
         if closed:
             return f"{undo}, as the session deals no more hands"
         return f"deal the session's next hand (it takes them as dead money), or {undo}"

@@ -519,6 +519,29 @@ def test_a_closed_imported_session_whose_last_hand_is_voided_has_a_way_to_settle
     assert there("session", "list")[1].split("  ")[-1].strip().startswith("closed, settled")
 
 
+def test_chips_passed_on_twice_name_only_the_undo_that_works(  # noqa: ANN001
+        user, h2_started) -> None:
+    """h2 took h1's 4 and was voided in play, passing them on; h3 took them (pot 1 + 2 + 4
+    = 7; Bob folds, Ann takes 7: Ann +3, Bob -3); the session closes and h3 is voided
+    (`--closed`), passing them on to no hand. h2 is voided already, so its void with h3 is
+    no way: settle names only the undo of h3's void, which settles it (Bob pays Ann 3)."""
+    assert user("void", "h2", "--reason", "misdeal", "--by", "Dan")[0] == 0
+    _start(user, "h3", "Bob")
+    assert _table(user, "h3", H2) == 0
+    assert user("session", "close", "sat")[0] == 0
+    assert user("void", "h3", "--closed", "--reason", "misdeal", "--by", "Dan")[0] == 0
+    code, out, err = user("settle")
+    assert (code, out, err.strip()) == (2, "", (
+        "error: cannot settle: session sat: hand h3, voided or cut short, passes on the 4 "
+        "chips hand h2 carried into it to the session's next hand, and no later hand took "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "session is closed; undo the void of hand h3 (`handledger undo h3 --closed --by …`): "
+        "it takes them again, as the session deals no more hands; settle then"))
+    assert user("undo", "h3", "--closed", "--by", "Dan")[0] == 0
+    assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
+    assert user("settle")[1].splitlines()[0] == "Bob pays Ann 3 chips"
+
+
 def test_a_void_the_imported_file_holds_is_taken_back_by_undo(  # noqa: ANN001
         user, h2_started, tmp_path: Path) -> None:
     """As above, but h2's void is in the JSON-lines file (exported after the void, with the
