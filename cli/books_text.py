@@ -283,9 +283,9 @@ def standings_text(grid: Any) -> str:
     name no player counted in it, on a row of their own above it (``(seat labels)``: not a
     player, :mod:`ledger.audit.seat_labels`). When the sessions count
     chips of different values, a total column per chip unit (``total 0.25 USD``) and a note
-    saying why (``grid``: :class:`ledger.audit.standings_grid.Standings`); the note
-    ``balances`` gives (:func:`unbalanced_lines`) for chips carried to a session's next hand
-    that no ended hand holds yet, which the sum row lacks."""
+    saying why (``grid``: :class:`ledger.audit.standings_grid.Standings`); a note for chips
+    carried to a session's next hand that no ended hand holds yet, which the sum row lacks,
+    giving the sum row's own figure and what makes it up (:func:`carried_sum_lines`)."""
     from ledger.audit.money_units import chip_unit_text
 
     decimals, currency = grid.unit
@@ -324,6 +324,73 @@ def standings_text(grid: Any) -> str:
         lines.append(chip_units_note(grid.units, "total", "standings"))
     lines.extend(seat_label_note(grid.seat_labels, summed="row"))
     lines.extend(in_progress_lines(grid.in_progress))
-    # the sum row's chips carried to a next hand, as balances says them
-    lines.extend(unbalanced_lines([u for u in grid.unbalanced if u.get("carried")]))
+    lines.extend(carried_sum_lines(grid))
     return "\n".join(lines)
+
+
+def carried_sum_lines(grid: Any) -> list[str]:
+    """The note per chip unit whose ``(sum)`` row of the standings (``grid``:
+    :class:`ledger.audit.standings_grid.Standings`, its ``unbalanced`` rows with ``carried``
+    as :func:`replay.books.standings` sets them) holds chips carried to a session's next hand
+    that no ended hand holds yet (RULES.md §3.8, §7.1): the figure of the row itself, and what
+    it is made of: the chips carried, the chips in the pots of hands in progress (counted as
+    put in, the note above), and the rest (the table kept them or paid them to nobody, or paid
+    beyond the pot). Chips carried by a closed session's last hand wait for no hand: they are
+    owed by nobody, and ``settle`` names the ways. In the row's unit: chips, or minor units
+    of its money."""
+    sums = grid.unit_sums()
+    out = []
+    for u in grid.unbalanced:
+        carried = u.get("carried", 0)
+        if not carried:
+            continue
+        unit = (u["chip_value_minor"], u["decimals"], u["currency"])
+        at = next((i for i, each in enumerate(grid.units) if (
+            each["chip_value_minor"], each["decimals"], each["currency"]) == unit), 0)
+        shown = sums[at if grid.mixed else 0]
+        pots, rest = u["net_sum"] - shown, u["net_sum"] + carried
+        why = _carried_why(u.get("closed") or [])
+        head = (f"note: the players' nets sum to {_amount(u, shown, True)}, not 0: " if shown
+                else f"note: the players' nets sum to {_amount(u, 0)}, but the books do not "
+                "balance: ")
+        if not pots and not rest:
+            out.append(f"{head}chips carried to the session's next hand (RULES.md §3.8, "
+                       f"§7.1), {why}")
+            continue
+        parts = [f"{_amount(u, carried)} of them carried to the session's next hand "
+                 f"(RULES.md §3.8, §7.1), {why}"]
+        if pots:
+            parts.append(f"{_amount(u, pots)} in the pots of hands in progress (above), "
+                         "counted once they end")
+        if rest:
+            parts.append(f"the rest, {_amount(u, rest, True)}: chips the table kept or paid "
+                         "to nobody (a rake, a hand paid short) or paid beyond the pot; "
+                         "`handledger audit` names the hands")
+        out.append(head + "; ".join(parts))
+    return out
+
+
+def _amount(u: dict[str, Any], n: int, sign: bool = False) -> str:
+    """``n`` in the unit of ``u`` (an :func:`ledger.audit.player_balances.unbalanced` row):
+    money (``chip_value_minor`` None: ``-0.25 USD``) or chips (``-4 chips``, ``1 chip of
+    0.25 USD``); ``sign``: with its sign."""
+    from ledger.audit.money_units import chip_unit_text
+
+    if u["chip_value_minor"] is None:
+        return format_money(n, u["decimals"], u["currency"])
+    unit = (u["chip_value_minor"], u["decimals"], u["currency"])
+    return ((f"{n:+d}" if sign else f"{n}") + (" chips" if sign or n != 1 else " chip")
+            + ("" if unit == (1, 0, None) else f" of {chip_unit_text(unit)}"))
+
+
+def _carried_why(closed: list[str]) -> str:
+    """When chips carried to a session's next hand count: once the hand that takes them ends,
+    or never, when the sessions ``closed`` hold them (owed by nobody: ``settle`` names the
+    ways)."""
+    if len(closed) == 1:
+        return (f"owed by nobody: session {closed[0]} is closed and deals no hand that takes "
+                f"them (`handledger settle --session {closed[0]}` names the ways)")
+    if closed:
+        return (f"owed by nobody: sessions {', '.join(closed)} are closed and deal no hand "
+                "that takes them (`handledger settle` names the ways)")
+    return "counted once the hand that takes them ends; `handledger state HAND` names them"

@@ -414,18 +414,22 @@ def forced_bet(state: HandData, e: ev.ForcedBet) -> bool:
 
 def bring_in(state: HandData, e: ev.ForcedBet) -> bool:
     """The bring-in (RULES.md §4.1): first action of third street by the designated player.
-    True when it closed the betting round."""
+    A player short of it posts all he has, all-in for less (§1.1), and the bring-in stays the
+    structure's: the others call the full bring-in or complete (as a blind posted short
+    all-in, §4.2: "bet sizes are set by the structure"), and what they put in beyond his
+    all-in is a side pot (§1.2). True when it closed the betting round."""
     rnd = state.rnd
     _accept_unknown_opener(state, e.player)
     if state.phase != "bet" or state.street != 0 or not state.game.stud or rnd.acted:
         raise state.fail("a bring-in is posted only as the first action of a stud hand")
     if rnd.pending and rnd.pending[0] != e.player:
         raise state.fail(f"out of turn: {rnd.pending[0]} must bring it in, not {e.player}")
-    amount = min(state.started.stakes.bring_in, state.stacks[e.player])
+    nominal = state.started.stakes.bring_in
+    amount = min(nominal, state.stacks[e.player])
     if e.amount != amount:
         raise state.fail("bring-in is {amount}, not {given}", amount=amount, given=e.amount)
     state.put_in(e.player, amount)
-    rnd.current = amount
+    rnd.current = nominal if amount else 0  # a short all-in leaves the bring-in to call
     rnd.acted[e.player] = amount
     return _after_raise(state, e.player)
 

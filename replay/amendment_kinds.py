@@ -68,6 +68,32 @@ def writes_of(rows: Sequence[Any]) -> list[list[Any]]:
     return list(writes.values())
 
 
+def undo_writes(rows: Sequence[Any]) -> list[list[Any]]:
+    """:func:`writes_of`, with a void recorded in a write that holds other rows before it
+    (an import whose hand ends voided: a JSON-lines file exported from a ledger where the
+    hand was voided) split off as a write of its own, as ``handledger void`` writes one: its
+    ``hand_voided`` and the void's own correction just before it (:func:`own_correction`).
+    ``handledger undo`` then takes back that void as it takes back one voided here."""
+    out: list[list[Any]] = []
+    for write in writes_of(rows):
+        cut = len(write) - 1
+        if write[cut].type == "hand_voided" and cut >= 1:
+            if write[cut - 1].type == "correction" and own_correction(
+                    write[cut - 1].event, write[cut].event):
+                cut -= 1
+            if cut >= 1:
+                out.extend([write[:cut], write[cut:]])
+                continue
+        out.append(write)
+    return out
+
+
+def own_correction(e: Any, void: Any) -> bool:
+    """Whether the correction ``e`` is the void ``void``'s own (the rows it drops, written
+    with it): its reason ``void: …`` and author the void's."""
+    return (e.by, e.reason) == (void.by, f"void: {void.reason}")
+
+
 def _labelled(writes: list[list[tuple[int, Any]]]) -> list[tuple[int, str, Any, bool]]:
     """``(seq, kind, event, own)`` of each correction and void among a hand's ``writes`` (as
     :func:`_kinds` takes them), in order; ``own``: a void's own correction, labelled
@@ -82,8 +108,7 @@ def _labelled(writes: list[list[tuple[int, Any]]]) -> list[tuple[int, str, Any, 
             out.append((events[0][0], "undo", events[0][1], False))
         else:  # a void's own correction (its reason "void: …", by its author) is the void
             for seq, e in events:
-                own = void is not None and e is not void and (e.by, e.reason) == (
-                    void.by, f"void: {void.reason}")
+                own = void is not None and e is not void and own_correction(e, void)
                 out.append((seq, "void" if e is void or own else "correction", e, own))
         earlier.add(seqs)
     return out

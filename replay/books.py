@@ -107,31 +107,46 @@ def balances(path: str, session: str | None, *, money: bool, progress: Progress 
 
 
 def _carried_aside(ledger: Ledger, books: Any, session: str | None, money: bool) -> None:
-    """Give each of ``books.unbalanced`` (:class:`player_balances.Balances`' or
-    :class:`standings_grid.Standings`') whose sessions hold chips carried to a next hand
-    that no ended hand holds yet (:func:`replay.carry.still_carried`, RULES.md §7.1) those
+    """Give each of ``books.unbalanced`` (:class:`player_balances.Balances`') whose sessions
+    hold chips carried to a next hand that no ended hand holds yet (:func:`_carried`) those
     chips as ``carried`` (chips of its unit; with ``money``, minor units): the nets sum short
     of zero by them until that hand ends."""
+    carried = _carried(ledger, books.in_progress, session, money)
+    for u in books.unbalanced:
+        chips, _ = carried.get((u["chip_value_minor"], u["decimals"], u["currency"]), (0, []))
+        if chips:
+            u["carried"] = chips
+
+
+def _carried(ledger: Ledger, in_progress: list[dict[str, Any]], session: str | None,
+             money: bool) -> dict[tuple[Any, ...], tuple[int, list[str]]]:
+    """Per chip unit ``(chip_value_minor, decimals, currency)`` (with ``money``: ``(None,
+    decimals, currency)``), the chips of ``session`` (None: every session) carried to a next
+    hand that no ended hand holds yet (:func:`replay.carry.still_carried`, RULES.md §3.8,
+    §7.1; chips of the unit, with ``money`` minor units), and the closed sessions among those
+    that hold them, which deal no hand that takes them (owed by nobody). ``in_progress``: the
+    hands still open (:func:`player_balances.open_hands`)."""
     from replay.carry import still_carried
 
     in_play: dict[str, list[str]] = {}
-    for h in books.in_progress:
+    for h in in_progress:
         if h["session"] is not None:
             in_play.setdefault(h["session"], []).append(h["hand"])
-    carried: dict[tuple[Any, ...], int] = {}
-    for name, value, decimals, currency in ledger.connection.execute(
-            "SELECT DISTINCT session, coalesce(chip_value_minor, 1), coalesce(decimals, 0),"
-            " nullif(currency, '') FROM player_session_results WHERE session IS NOT NULL"
-            " AND ($1 IS NULL OR session = $1)", [session]).fetchall():
+    carried: dict[tuple[Any, ...], tuple[int, list[str]]] = {}
+    for name, value, decimals, currency, closed in ledger.connection.execute(
+            "SELECT DISTINCT r.session, coalesce(r.chip_value_minor, 1),"
+            " coalesce(r.decimals, 0), nullif(r.currency, ''), coalesce(b.closed, false)"
+            " FROM player_session_results r JOIN session_book b USING (session)"
+            " WHERE r.session IS NOT NULL AND ($1 IS NULL OR r.session = $1)"
+            " ORDER BY ALL", [session]).fetchall():
         chips = still_carried(ledger, name, in_play.get(name, []))
         if chips:
             key = (None, int(decimals), currency) if money else (int(value), int(decimals),
                                                                    currency)
-            carried[key] = carried.get(key, 0) + chips * (int(value) if money else 1)
-    for u in books.unbalanced:
-        chips = carried.get((u["chip_value_minor"], u["decimals"], u["currency"]), 0)
-        if chips:
-            u["carried"] = chips
+            before, shut = carried.get(key, (0, []))
+            carried[key] = (before + chips * (int(value) if money else 1),
+                            [*shut, *([name] if closed else [])])
+    return carried
 
 
 def standings(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet,
@@ -145,11 +160,14 @@ def standings(path: str, *, money: bool, progress: Progress = silent, note: Note
     """
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         grid = standings_grid.standings(ledger.connection, money)
-        grid = replace(grid, unbalanced=player_balances.unbalanced(ledger.connection, None,
-                                                                   money))
-        if grid.unbalanced:
-            _carried_aside(ledger, grid, None, money)
-        return grid
+        sums = {(u["chip_value_minor"], u["decimals"], u["currency"]): u
+                for u in player_balances.unbalanced(ledger.connection, None, money)}
+        rows = []  # the units whose sum row holds chips carried to a next hand
+        for key, (chips, closed) in _carried(ledger, grid.in_progress, None, money).items():
+            u = sums.get(key) or dict(zip(("chip_value_minor", "decimals", "currency"), key,
+                                          strict=True), net_sum=0)
+            rows.append({**u, "carried": chips, "closed": closed})
+        return replace(grid, unbalanced=rows)
 
 
 def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
@@ -201,7 +219,7 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
         s["decimals"], s["currency"] = units.get(s["session"], (0, None))
         s["settled"] = s["closed"] and not s["owed_minor"]
         if s["session"] in lost:
-            hand, chips, _ = lost[s["session"]]
+            hand, chips, *_ = lost[s["session"]]
             s["carried_to_none"] = {"hand": hand, "chips": chips}
             s["settled"] = False
         if s["session"] in missing:

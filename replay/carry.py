@@ -18,7 +18,7 @@ session's previous hand in the ledger through a callback when it is not among th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.errors import IllegalAction
 from ledger.model import events as ev
@@ -28,6 +28,21 @@ from ledger.model.errors import MalformedInput, NotFound
 
 Previous = Callable[[str], tuple[str, list[Any]] | None]
 Stored = Callable[[str], list[Any] | None]
+
+
+class LeftToNone(NamedTuple):
+    """Chips a session's last hand leaves to a next hand the session does not hold yet
+    (:func:`left_to_none`): the ``hand``, the ``chips``, ``came`` the hand they came from when
+    the last hand passes on chips carried into it (None when it carries them itself), and
+    whether it is ``voided`` (False: it carries them, or its log stops short), and whether
+    the hand ``came`` is voided too (``came_voided``: it passed them on in its turn)."""
+
+    hand: str
+    chips: int
+    came: str | None
+    voided: bool = False
+    came_voided: bool = False
+
 
 #: The source key's start of a batch that only records, on a stored hand, the chips it
 #: carried to a hand of the file (its ``carry_over`` out): part of that hand's import.
@@ -73,22 +88,23 @@ def unclaimed(events: Sequence[Any]) -> int:
     return _leaves(events)[0]
 
 
-def _leaves(events: Sequence[Any]) -> tuple[int, bool]:
-    """``(chips, passed)``: :func:`unclaimed` of the hand stream ``events``, and whether they
+def _leaves(events: Sequence[Any]) -> tuple[int, str | None]:
+    """``(chips, passed)``: :func:`unclaimed` of the hand stream ``events``, and, when they
     are chips carried into a hand voided or cut short, passed on (then the next hand's
-    ``carry_over`` in is their only record: the engine takes no event after a void). A hand
-    in play leaves nothing yet."""
+    ``carry_over`` in is their only record: the engine takes no event after a void), its
+    status (``voided`` or ``incomplete``), else None. A hand in play leaves nothing yet."""
     if not may_pass_on(events):
-        return 0, False
+        return 0, None
     recorded = sum(e.amount for e in events if e.type == "carry_over" and e.direction == "out")
     if recorded:
-        return 0, False
+        return 0, None
     from replay.fold import replay_events  # the engine loads only when a hand is replayed
 
     hand = replay_events(events)
-    if hand.result.status == "open":  # in play: its chips count as put in until it ends
-        return 0, False
-    return hand.carried_on, hand.result.status in ("voided", "incomplete")
+    status = hand.result.status
+    if status == "open":  # in play: its chips count as put in until it ends
+        return 0, None
+    return hand.carried_on, status if status in ("voided", "incomplete") else None
 
 
 def may_pass_on(events: Sequence[Any]) -> bool:
@@ -386,12 +402,11 @@ def still_carried(ledger: Any, session: str, in_play: Sequence[str] = ()) -> int
     return chips
 
 
-def left_to_none(ledger: Any, session: str) -> tuple[str, int, str | None] | None:
-    """``(hand, chips, came_from)``: the chips the session's last hand leaves to a next hand
-    that the session does not hold yet (RULES.md §2.2, §3.8, §7.1; :func:`unclaimed`), ``came_from``
-    the hand they came from when the last hand is voided or cut short and passes on chips
-    carried into it (None when it carries them itself); None when it leaves none. Until a
-    hand takes them, the players' nets of the session sum to minus these chips."""
+def left_to_none(ledger: Any, session: str) -> LeftToNone | None:
+    """The chips the session's last hand leaves to a next hand that the session does not hold
+    yet (RULES.md §2.2, §3.8, §7.1; :func:`unclaimed`), as :class:`LeftToNone`; None when it leaves
+    none. Until a hand takes them, the players' nets of the session sum to minus these
+    chips."""
     hands = ledger.streams(kind="hand", session=session)
     if not hands:
         return None
@@ -402,13 +417,19 @@ def left_to_none(ledger: Any, session: str) -> tuple[str, int, str | None] | Non
     chips, passed = _leaves(events)
     if not chips:
         return None
-    return last, chips, events[1].other_hand if passed else None
+    if not passed:
+        return LeftToNone(last, chips, None)
+    came = events[1].other_hand
+    from replay.amendments import split_stream
+
+    came_voided = bool(split_stream([row.event for row in ledger.read(came)])[2])
+    return LeftToNone(last, chips, came, passed == "voided", came_voided)
 
 
-def left_to_none_text(session: str, left: tuple[str, int, str | None]) -> str:
+def left_to_none_text(session: str, left: LeftToNone) -> str:
     """What :func:`left_to_none` found, in words: the hand, its chips and where they came
     from, for a refusal to go on with (``session co: hand c1 carries 20 chips …``)."""
-    hand, chips, came = left
+    hand, chips, came, *_ = left
     many = f"{chips} chip{'s' if chips != 1 else ''}"
     held = (f"hand {hand}, voided or cut short, passes on the {many} hand {came} carried "
             "into it" if came else f"hand {hand} carries {many}")
@@ -416,21 +437,35 @@ def left_to_none_text(session: str, left: tuple[str, int, str | None]) -> str:
             "them (RULES.md §2.2, §3.8, §7.1)")
 
 
-def left_to_none_ways(left: tuple[str, int, str | None], closed: bool = False) -> str:
+def left_to_none_ways(left: LeftToNone, closed: bool = False) -> str:
     """The ways forward from chips :func:`left_to_none` found: deal the session's next hand,
     which takes them as dead money, or (chips the hand carries itself) correct or void it;
     of a ``closed`` session, which deals no more hands, the correction or void with
-    ``--closed``, and none for chips a voided hand passes on (its void stands, and the hand
-    they came from cannot be voided without it)."""
-    hand, _, came = left
+    ``--closed``. Chips a voided hand passes on: the ``undo`` of its void (the hand takes
+    them again, as before it), after which it and the hand they came from may be voided in
+    one write (RULES.md §7.1: each void then drops its ``carry_over``, and the chips go back
+    to the players of the hand they came from), unless that hand is voided itself (it passed
+    them on: the undo alone); a hand whose log stops short is voided with it in one write.
+    Every way named is one the ledger takes: appended events only."""
+    hand, _, came, voided, came_voided = left
     flag = " --closed" if closed else ""
     fix = (f"correct hand {hand} (`handledger correct {hand} …{flag} --reason … --by …`) or "
            f"void it (`handledger void {hand}{flag} --reason … --by …`)")
-    if closed and came:  # neither hand's void nor correction reaches them then
-        return (f"the session deals no more hands, and no correction or void takes back "
-                f"chips the void of hand {hand} passes on")
+    both = f"`handledger void {came} {hand}{flag} --reason … --by …`"
+    if came and voided:
+        undo = (f"undo the void of hand {hand} (`handledger undo {hand}{flag} --by …`): it "
+                "takes them again")
+        if not came_voided:  # voided before, hand came passed them on: its void stands
+            undo += (f"; to take back hand {came} too, void both in one write after that undo "
+                     f"({both})")
+        if closed:
+            return f"{undo}, as the session deals no more hands"
+        return f"deal the session's next hand (it takes them as dead money), or {undo}"
+    if came:  # its log stops short: voided with the hand the chips came from, they go back
+        taken = f"void it with hand {came} in one write ({both})"
+        if closed:
+            return f"{taken}, as the session deals no more hands"
+        return f"deal the session's next hand (it takes them as dead money), or {taken}"
     if closed:
         return f"{fix}, as the session deals no more hands"
-    if came:
-        return "deal the session's next hand (it takes them as dead money)"
     return f"deal the session's next hand (it takes them as dead money), or {fix}"

@@ -21,7 +21,7 @@ from ledger.store import signing
 from ledger.store.keys import KeyStore
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import platform_names
-from replay.amendment_kinds import taken_back, writes_of
+from replay.amendment_kinds import taken_back, undo_writes
 from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
 from replay.carry import carried_undo_refused
 from replay.corrected_hand import check_replays, same_hand
@@ -563,11 +563,12 @@ def _after_an_undo(hand: str, rows: Sequence[Any], last: Sequence[Any], exc: Ill
 
 def last_write(rows: Sequence[Any]) -> list[Any]:
     """The hand's last write still to undo: its rows written together (one ``recorded_at``;
-    ``rows`` the stream's in seq order), the latest first, passing over each undo and the
-    write it took back. An undo is a write of one correction whose changes all delete and
-    name exactly the seqs of one earlier write (``handledger undo``, or a ``correct --delete``
-    of everything one ``act`` appended)."""
-    ordered = writes_of(rows)
+    ``rows`` the stream's in seq order; a void an import recorded after the hand's other rows
+    a write of its own, :func:`replay.amendment_kinds.undo_writes`), the latest first,
+    passing over each undo and the write it took back. An undo is a write of one correction
+    whose changes all delete and name exactly the seqs of one earlier write (``handledger
+    undo``, or a ``correct --delete`` of everything one ``act`` appended)."""
+    ordered = undo_writes(rows)
     index = {frozenset(r.seq for r in w): k for k, w in enumerate(ordered)}
     passed: set[int] = set()
     for k in range(len(ordered) - 1, -1, -1):

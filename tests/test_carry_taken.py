@@ -391,6 +391,66 @@ def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # no
     assert (code, out.splitlines()[0]) == (0, "Bob pays Ann 3 chips")
 
 
+def test_standings_note_gives_the_sum_row_beside_a_hand_in_progress(  # noqa: ANN001
+        user, played) -> None:
+    """h1 carries its 4 (sat: Ann -2, Bob -2) and no hand of sat took them; hand o1 of
+    another session, sun, is in progress with the blinds in (button Ann: Ann 1, Bob 2). The
+    sum row is -4 in sat and -3 in sun, -7 in all, and the note gives that figure and what
+    makes it up (4 carried, 3 in o1's pot), not -4; once o1 is voided its 3 come back and
+    the row and the note are -4, the chips carried alone."""
+    for args in (("session", "open", "sun"), ("buyin", "sun", "Ann", "100"),
+                 ("buyin", "sun", "Bob", "100"),
+                 ("hand", "start", "--session", "sun", "--hand", "o1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")):
+        assert user(*args)[0] == 0
+    carried = ("chips carried to the session's next hand (RULES.md §3.8, §7.1), counted once "
+               "the hand that takes them ends; `handledger state HAND` names them")
+    assert user("standings")[1].splitlines() == [
+        "player            sat        sun        total",
+        "Ann                -2         -1           -3",
+        "Bob                -2         -2           -4",
+        "(sum)              -4         -3           -7",
+        "note: hand o1 of session sun is in progress (not ended): the 3 chips in its pot so "
+        "far (Ann 1, Bob 2) count as put in, no payout counted until it ends; the nets are "
+        "final once it ends (`handledger act o1 end`) or is voided",
+        "note: the players' nets sum to -7 chips, not 0: 4 chips of them carried to the "
+        "session's next hand (RULES.md §3.8, §7.1), counted once the hand that takes them "
+        "ends; `handledger state HAND` names them; 3 chips in the pots of hands in progress "
+        "(above), counted once they end"]
+    assert user("void", "o1", "--reason", "misdeal", "--by", "Dan")[0] == 0
+    assert user("standings")[1].splitlines()[-2:] == [
+        "(sum)              -4          0           -4",
+        f"note: the players' nets sum to -4 chips, not 0: {carried}"]
+
+
+def test_standings_note_stays_when_other_chips_offset_the_carried_ones(  # noqa: ANN001
+        user, played, tmp_path: Path) -> None:
+    """h1 carries its 4 (sat: Ann -2, Bob -2); a hand of no session, z1, read from a file
+    whose table paid Bob 7 of a pot of 3 (Ann's small blind 1 and Bob's big blind 2, Ann
+    folding: Ann -1, Bob +5), 4 beyond the pot. The sum row is -4 and +4, 0 in all: the
+    note still says the 4 carried and the 4 paid beyond, not nothing."""
+    scratch = str(tmp_path / "scratch.duckdb")
+    assert user("--db", scratch, "hand", "start", "--hand", "z1", "--game", "NT", "--stakes",
+                "1/2", "--seats", "Ann:50,Bob:50", "--button", "Ann")[0] == 0
+    assert user("--db", scratch, "table", "z1",
+                input="d dh Ann ????\nd dh Bob ????\nAnn f\npay Bob 3\nend\n")[0] == 0
+    code, out, _ = user("--db", scratch, "export", "--format", "jsonl")
+    assert code == 0 and out.count('"amount":3,"player":"Bob"') == 1
+    over = tmp_path / "z1.jsonl"
+    over.write_text(out.replace('"amount":3,"player":"Bob"', '"amount":7,"player":"Bob"'))
+    assert user("import", str(over))[0] == 0
+    assert user("standings")[1].splitlines() == [
+        "player            sat (no session)        total",
+        "Bob                -2            5            3",
+        "Ann                -2           -1           -3",
+        "(sum)              -4            4            0",
+        "note: the players' nets sum to 0 chips, but the books do not balance: 4 chips of "
+        "them carried to the session's next hand (RULES.md §3.8, §7.1), counted once the hand "
+        "that takes them ends; `handledger state HAND` names them; the rest, +4 chips: chips "
+        "the table kept or paid to nobody (a rake, a hand paid short) or paid beyond the pot; "
+        "`handledger audit` names the hands"]
+
+
 def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: ANN001
         user, tmp_path: Path, played) -> None:
     """A file closes the session after h1, Ann and Bob cashing out 98 each (the close here
@@ -422,6 +482,11 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
         "session is closed; correct hand h1 (`handledger correct h1 … --closed --reason … --by "
         "…`) or void it (`handledger void h1 --closed --reason … --by …`), as the session deals "
         "no more hands; settle then"))
+    assert user("--db", other, "standings")[1].splitlines()[-2:] == [
+        "(sum)              -4           -4",
+        "note: the players' nets sum to -4 chips, not 0: chips carried to the session's next "
+        "hand (RULES.md §3.8, §7.1), owed by nobody: session sat is closed and deals no hand "
+        "that takes them (`handledger settle --session sat` names the ways)"]
     assert user("--db", other, "session", "list")[1].split("  ")[-1].strip() == (
         "closed, not settled: hand h1 carries 4 chips to the session's next hand, which it "
         "will never deal (owed by nobody: `handledger settle --session sat` names the ways), "
@@ -445,14 +510,143 @@ def test_chips_a_voided_hand_passes_on_wait_for_the_next_hand_dealt(  # noqa: AN
         "error: session sat: hand h2, voided or cut short, passes on the 4 chips hand h1 "
         "carried into it to the session's next hand, and no later hand took them (RULES.md "
         "§2.2, §3.8, §7.1): closed now, they would be owed by nobody and the books could not "
-        "settle; deal the session's next hand (it takes them as dead money), then close; "
-        "nothing written"))
+        "settle; deal the session's next hand (it takes them as dead money), or undo the "
+        "void of hand h2 (`handledger undo h2 --by …`): it takes them again; to take back "
+        "hand h1 too, void both in one write after that undo (`handledger void h1 h2 --reason "
+        "… --by …`), then close; nothing written"))
     _start(user, "h3", "Bob")
     assert "pot 0: 7 (Ann, Bob)" in user("state", "h3")[1]
     assert _table(user, "h3", H2) == 0
     assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
     assert user("session", "close", "sat")[0] == 0
     assert user("settle")[1].splitlines()[0] == "Bob pays Ann 3 chips"
+
+
+def test_a_closed_imported_session_whose_last_hand_is_voided_has_a_way_to_settle(  # noqa: ANN001
+        user, h2_started, tmp_path: Path) -> None:
+    """h1 carried its 4 into h2, which Ann won (Ann +3, Bob -3); the session is exported as
+    JSON lines, imported into another ledger and closed there. h2's void (`--closed`) passes
+    the 4 on to a next hand the closed session never deals: settle is refused, and its
+    refusal names ways the ledger takes (appended events only): the undo of h2's void, after
+    which h2 holds the 4 again and Bob pays Ann 3; then h1 and h2 voided in one write give
+    back every chip (Ann 2 + 2, Bob 2 + 1): nobody owes anybody."""
+    assert _table(user, "h2", H2) == 0
+    export = tmp_path / "sat.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    other = str(tmp_path / "other.duckdb")
+
+    def there(*args: str) -> tuple[int, str, str]:
+        return user("--db", other, *args)
+
+    assert there("import", str(export))[0] == 0
+    assert there("session", "close", "sat")[0] == 0
+    code, out, _ = there("void", "h2", "--closed", "--reason", "misdeal", "--by", "Dan")
+    assert code == 0 and "the 4 chip(s) carried into it pass on" in out
+    code, out, err = there("settle")
+    assert (code, out, err.strip()) == (2, "", (
+        "error: cannot settle: session sat: hand h2, voided or cut short, passes on the 4 "
+        "chips hand h1 carried into it to the session's next hand, and no later hand took "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "session is closed; undo the void of hand h2 (`handledger undo h2 --closed --by …`): "
+        "it takes them again; to take back hand h1 too, void both in one write after that "
+        "undo (`handledger void h1 h2 --closed --reason … --by …`), as the session deals no "
+        "more hands; settle then"))
+    code, out, _ = there("undo", "h2", "--closed", "--by", "Dan")
+    assert (code, out.split(";")[-1].strip()) == (
+        0, "by the rules: Ann +5, Bob -1")
+    assert there("settle")[:2] == (0, "Bob pays Ann 3 chips\n1 transfer(s) settle 2 "
+                                      "player(s)\n")
+    code, out, _ = there("void", "h1", "h2", "--closed", "--reason", "wrong game", "--by", "Dan")
+    assert (code, out.splitlines()) == (0, [
+        "voided hand h1: returned Bob 2, Ann 2; change in net: Bob +2, Ann +2; by the rules: "
+        "Bob +2, Ann +2",
+        "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -5, Bob +1; by the rules: "
+        "Ann -5, Bob +1"])
+    assert there("settle")[:2] == (0, "settled: nobody owes anybody\n")
+    assert there("session", "list")[1].split("  ")[-1].strip().startswith("closed, settled")
+
+
+def test_chips_passed_on_twice_name_only_the_undo_that_works(  # noqa: ANN001
+        user, h2_started) -> None:
+    """h2 took h1's 4 and was voided in play, passing them on; h3 took them (pot 1 + 2 + 4
+    = 7; Bob folds, Ann takes 7: Ann +3, Bob -3); the session closes and h3 is voided
+    (`--closed`), passing them on to no hand. h2 is voided already, so its void with h3 is
+    no way: settle names only the undo of h3's void, which settles it (Bob pays Ann 3)."""
+    assert user("void", "h2", "--reason", "misdeal", "--by", "Dan")[0] == 0
+    _start(user, "h3", "Bob")
+    assert _table(user, "h3", H2) == 0
+    assert user("session", "close", "sat")[0] == 0
+    assert user("void", "h3", "--closed", "--reason", "misdeal", "--by", "Dan")[0] == 0
+    code, out, err = user("settle")
+    assert (code, out, err.strip()) == (2, "", (
+        "error: cannot settle: session sat: hand h3, voided or cut short, passes on the 4 "
+        "chips hand h2 carried into it to the session's next hand, and no later hand took "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "session is closed; undo the void of hand h3 (`handledger undo h3 --closed --by …`): "
+        "it takes them again, as the session deals no more hands; settle then"))
+    assert user("undo", "h3", "--closed", "--by", "Dan")[0] == 0
+    assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
+    assert user("settle")[1].splitlines()[0] == "Bob pays Ann 3 chips"
+
+
+def test_a_void_the_imported_file_holds_is_taken_back_by_undo(  # noqa: ANN001
+        user, h2_started, tmp_path: Path) -> None:
+    """As above, but h2's void is in the JSON-lines file (exported after the void, with the
+    session's close): imported into a new ledger, the void is part of the hand's import,
+    and settle's way is the same: ``undo h2 --closed`` takes back that void (its own
+    correction and ``hand_voided``, seqs 9-10), h2 holds the 4 again and Bob pays Ann 3;
+    an undo after it walks back to the import itself, which it does not take back."""
+    assert _table(user, "h2", H2) == 0
+    assert user("session", "close", "sat")[0] == 0
+    assert user("void", "h2", "--closed", "--reason", "misdeal", "--by", "Dan")[0] == 0
+    export = tmp_path / "sat.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    other = str(tmp_path / "other.duckdb")
+    assert user("--db", other, "import", str(export))[0] == 0
+    code, out, err = user("--db", other, "settle")
+    assert (code, out) == (2, "") and err.strip().endswith(
+        "the session is closed; undo the void of hand h2 (`handledger undo h2 --closed --by "
+        "…`): it takes them again; to take back hand h1 too, void both in one write after "
+        "that undo (`handledger void h1 h2 --closed --reason … --by …`), as the session deals "
+        "no more hands; settle then")
+    code, out, _ = user("--db", other, "undo", "h2", "--closed", "--by", "Dan")
+    assert (code, out.strip()) == (0, (
+        "undid the void at seq 10 (by Dan: misdeal) in hand h2 (seq 11); change in net: Ann "
+        "+5, Bob -1; by the rules: Ann +5, Bob -1"))
+    assert user("--db", other, "settle")[:2] == (0, "Bob pays Ann 3 chips\n1 transfer(s) "
+                                                    "settle 2 player(s)\n")
+    code, _, err = user("--db", other, "undo", "h2", "--closed", "--by", "Dan")
+    assert code == 2 and err.strip().endswith(
+        "nothing to undo: the last thing appended to the hand and not taken back is the hand "
+        "itself (seq 1-8, its start or import): void it or correct it")
+
+
+def test_a_closed_session_whose_last_hand_is_cut_short_names_the_void_of_both(  # noqa: ANN001
+        user, h2_started, tmp_path: Path) -> None:
+    """h2 took h1's 4 and its log stops short after the deal (``hand_ended`` incomplete), and
+    the file closes the session: h2 passes the 4 on to no hand. settle names the void of h1
+    and h2 in one write, which gives back every chip (Ann 2 + 2, Bob 2 + 1): settled."""
+    assert _table(user, "h2", ["d dh Ann ????", "d dh Bob ????"]) == 0
+    export = tmp_path / "sat.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    rows = [r for r in export.read_text().splitlines() if '"in_play"' not in r]
+    rows += ['{"hand":"h2","seq":7,"event":{"schema_version":1,"status":"incomplete",'
+             '"type":"hand_ended"}}',
+             '{"session":"sat","seq":4,"event":{"schema_version":1,"type":"session_closed"}}']
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(rows) + "\n")
+    other = str(tmp_path / "other.duckdb")
+    assert user("--db", other, "import", str(cut))[0] == 0
+    code, out, err = user("--db", other, "settle")
+    assert (code, out, err.strip()) == (2, "", (
+        "error: cannot settle: session sat: hand h2, voided or cut short, passes on the 4 "
+        "chips hand h1 carried into it to the session's next hand, and no later hand took "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "session is closed; void it with hand h1 in one write (`handledger void h1 h2 "
+        "--closed --reason … --by …`), as the session deals no more hands; settle then"))
+    assert user("--db", other, "void", "h1", "h2", "--closed", "--reason", "cut", "--by",
+                "Dan")[0] == 0
+    assert user("--db", other, "settle")[:2] == (0, "settled: nobody owes anybody\n")
 
 
 def test_an_imported_hand_that_takes_carried_chips_counts_as_one_hand(

@@ -201,3 +201,47 @@ def test_a_phh_file_reads_the_same(code: str, table: dict[str, Any], order: str)
         return MalformedInput(message)
 
     assert parse_options(table, game(code), error).split.odd_chip_tie_order == order
+
+
+@pytest.mark.parametrize("bring_in", [5, 7])
+def test_a_bring_in_not_below_the_small_bet_is_refused_as_a_phh_file_is(
+        tmp_path: Path, bring_in: int) -> None:
+    """RULES.md §4.1: the bring-in is below the small bet (5 here); opening for a full bet is
+    completing, a separate action. A ``hand_started`` whose bring-in is 5 or 7 (Cy posting it)
+    is refused as ``hand start`` and a PHH file refuse it: one line naming the file, the
+    line and the hand, exit 2, nothing written (no ledger made)."""
+    text = _hand_lines(None).replace('"bring_in": 2', f'"bring_in": {bring_in}').replace(
+        '"kind": "bring_in", "amount": 2', f'"kind": "bring_in", "amount": {bring_in}')
+    assert text.count(f'"bring_in": {bring_in}') == 1
+    assert text.count(f'"kind": "bring_in", "amount": {bring_in}') == 1
+    path, db = tmp_path / "high.jsonl", tmp_path / "high.duckdb"
+    path.write_text(text, encoding="utf-8")
+    assert one_shot(db, "import", str(path)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {path}:1, hand h1: hand_started's stakes: bring_in {bring_in} is not below "
+        "small_bet 5: the bring-in is less than a full bet, which completing it makes "
+        "(RULES.md §4.1)\n")
+    assert not db.exists()
+    phh = tmp_path / "high.phh"  # the same stakes in a PHH file: the same words
+    phh.write_text(f"variant = 'F7S/8'\nantes = [1, 1, 1]\nbring_in = {bring_in}\n"
+                   "small_bet = 5\nbig_bet = 10\nstarting_stacks = [100, 100, 100]\n"
+                   "actions = []\n", encoding="utf-8")
+    code, _, err = one_shot(db, "import", str(phh))
+    assert code == 2 and err.endswith(
+        f"bring_in {bring_in} is not below small_bet 5: the bring-in is less than a full bet, "
+        "which completing it makes (RULES.md §4.1)\n")
+
+
+def test_a_no_limit_stud_bring_in_not_below_the_minimum_bet_is_refused(tmp_path: Path) -> None:
+    """RULES.md §4.1 in no-limit stud: the full bet is the minimum bet (2 here), so a
+    bring-in of 2 is refused on the ``hand_started`` line, exit 2, nothing written."""
+    started = {**_started("N7S"), "stakes": {"betting": "no_limit", "antes": [1, 1, 1],
+                                             "bring_in": 2, "min_bet": 2}}
+    path, db = tmp_path / "nl.jsonl", tmp_path / "nl.duckdb"
+    path.write_text(json.dumps({"hand": "h1", "seq": 1, "event": started}) + "\n",
+                    encoding="utf-8")
+    assert one_shot(db, "import", str(path)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {path}:1, hand h1: hand_started's stakes: bring_in 2 is not below min_bet 2: "
+        "the bring-in is less than a full bet, which completing it makes (RULES.md §4.1)\n")
+    assert not db.exists()

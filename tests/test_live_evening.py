@@ -162,8 +162,44 @@ def test_a_bring_in_player_short_of_the_bring_in_posts_all_he_has(user, db: str 
     short = "Ann to act: bring in 2 (pb), all-in: all Ann has, short of the bring-in 3"
     assert user("act", "s1", "d dh Cy 7c7dTs") == (0, f"7 cards_dealt; {short}\n", "")
     assert user("state", "s1")[1].splitlines()[1] == short
-    assert user("act", "s1", "Ann pb") == (0, "8 forced_bet; Bob to act: to call 2, complete "
+    assert user("act", "s1", "Ann pb") == (0, "8 forced_bet; Bob to act: to call 3, complete "
                                               "to 5..5\n", "")
+
+
+def test_a_short_all_in_bring_in_leaves_the_full_bring_in_to_call(user, db: str  # noqa: ANN001
+                                                                  ) -> None:
+    """RULES.md §4.1, §4.2, §1.1-1.2: Ann (2 chips, ante 1) brings it in all-in for 1, short of
+    the bring-in 2; the bring-in stays the structure's, so Bob and Cy call 2 (not 1) and
+    check it down. In: Ann 1 + 1 = 2, Bob 1 + 2 = 3, Cy 1 + 2 = 3. Main pot 2 x 3 = 6 (Ann's
+    eight-high straight), side pot 1 + 1 = 2 for Bob and Cy (Bob's nines beat Cy's aces and
+    sevens): Ann 6, Bob 97 + 2 = 99, Cy 97."""
+    assert user("hand", "start", "--hand", "s3", "--game", "F7S", "--antes", "1", "--bring-in",
+                "2", "--small-bet", "4", "--big-bet", "8", "--seats",
+                "Ann:2,Bob:100,Cy:100")[0] == 0
+    deal = ["d dh Ann 2c3d4h", "d dh Bob 9s9hKd", "d dh Cy 7c7dAs"]
+    code, out, err = user("table", "s3", input="".join(f"{x}\n" for x in [*deal, "Ann pb"]))
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-2:] == [
+        "7 cards_dealt; Ann to act: bring in 1 (pb), all-in: all Ann has, short of the "
+        "bring-in 2",
+        "8 forced_bet; Bob to act: to call 2, complete to 4..4"]
+    assert user("act", "s3", "Bob cc")[1] == "9 call; Cy to act: to call 2, complete to 4..4\n"
+    streets = [["5s", "9c", "Ah"], ["6c", "Jd", "Qc"], ["7h", "2d", "2h"], ["8d", "3s", "3h"]]
+    lines = ["Cy cc"]
+    for ann, bob, cy in streets:
+        lines += [f"d dh Ann {ann}", f"d dh Bob {bob}", f"d dh Cy {cy}", "Cy cc", "Bob cc"]
+    lines += ["Bob sm 9s9hKd9cJd2d3s", "Cy sm 7c7dAsAhQc2h3h", "Ann sm 2c3d4h5s6c7h8d"]
+    code, _, err = user("table", "s3", input="".join(f"{x}\n" for x in lines))
+    assert (code, err) == (0, "")
+    state = user("state", "s3")[1].splitlines()
+    assert [x for x in state if x.startswith(("pot ", "stacks:"))] == [
+        "pot 0: 6 (Ann, Bob, Cy)", "pot 1: 2 (Bob, Cy)", "stacks: Ann 0, Bob 97, Cy 97"]
+    code, _, err = user("table", "s3", input="pay Ann 6\npay Bob 2\nend\n")
+    assert (code, err) == (0, "")
+    assert user("show", "s3")[1].splitlines()[-3:] == [
+        " 36 hand_ended                   pot 0 [Ann:6 Bob:99 Cy:97] showdown",
+        "    Main pot 6 (Ann, Bob, Cy): Ann wins 6 with straight, eight high.",
+        "    Side pot 1 2 (Bob, Cy): Bob wins 2 with three of a kind, nines, K-J kickers."]
 
 
 def test_a_bring_in_player_with_the_bring_in_exactly_posts_it_all_in(user, db: str  # noqa: ANN001

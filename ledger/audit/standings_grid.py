@@ -49,8 +49,11 @@ class Standings:
     unit: tuple[int, str | None]
     in_progress: list[dict[str, Any]] = field(default_factory=list)
     units: list[dict[str, Any]] = field(default_factory=list)
-    #: Per chip unit whose players' nets do not sum to zero, the chips of hands still in
-    #: progress aside (:func:`ledger.audit.player_balances.unbalanced`).
+    #: Per chip unit whose sum row holds chips carried to a session's next hand that no
+    #: ended hand holds yet, as :func:`replay.books.standings` sets it: ``net_sum`` (the
+    #: players' nets, the chips of hands still in progress aside:
+    #: :func:`ledger.audit.player_balances.unbalanced`), ``carried`` (those chips) and
+    #: ``closed`` (the closed sessions among those holding them: owed by nobody).
     unbalanced: list[dict[str, Any]] = field(default_factory=list)
     #: Hands of no session seating players by seat label (``p1 … pN`` of a file that names
     #: no player), left out of ``players``: :mod:`ledger.audit.seat_labels`.

@@ -60,7 +60,9 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+from engine.games import UnknownGame, game
 from ledger.formats.antes import antes_fault
+from ledger.formats.bring_in import bring_in_fault
 from ledger.formats.files import MAX_FILE_BYTES, MAX_LINE_BYTES, file_name, line_error, read_capped
 from ledger.model.canonical import event_payload
 from ledger.model.errors import MalformedInput
@@ -736,6 +738,13 @@ class _Reader:
             problem = unit_problem(unit.currency, unit.decimals, unit.minor_per_chip)
             if problem is not None:
                 raise MalformedInput(f"hand_started's unit: {problem}")
+            try:  # a stud bring-in below the full bet, as a PHH file's (RULES.md §4.1)
+                stud = game(row.event.game).stud
+            except UnknownGame:
+                stud = False  # refused when the hand is replayed, naming the game
+            fault = bring_in_fault(stud, row.event.stakes)
+            if fault is not None:
+                raise MalformedInput(f"hand_started's stakes: {fault[1]}")
 
     def closing(self, number: int, line: bytes) -> None:
         """The closing line ``line`` (line ``number``, the file's last): the hands it names

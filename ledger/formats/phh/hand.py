@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from engine.games import Game
+from ledger.formats.bring_in import bring_in_fault
 from ledger.formats.phh.base import (
     RESERVED_SOURCE_KEYS,
     PhhAction,
@@ -43,15 +44,12 @@ from ledger.model.money import currency_code, minor_units, unit_problem
 
 
 def _check_bring_in(raw: RawHand, stud: bool, stakes: Stakes) -> None:
-    """A stud bring-in is below the full bet: the small bet in fixed limit, the minimum bet
-    in no-limit and pot-limit stud (RULES.md §4.1: it is less than a full bet, which
-    completing it makes). Raises MalformedInput naming the ``bring_in`` key's line."""
-    key, full = ("small_bet", stakes.small_bet) if stakes.betting == "fixed_limit" else (
-        "min_bet", stakes.min_bet)
-    if stud and full and stakes.bring_in >= full:
-        raise raw.error(f"bring_in {stakes.bring_in} is not below {key} {full}: the bring-in "
-                        "is less than a full bet, which completing it makes (RULES.md §4.1)",
-                        "bring_in")
+    """A stud bring-in is below the full bet (:func:`ledger.formats.bring_in.bring_in_fault`,
+    RULES.md §4.1). Raises MalformedInput naming the ``bring_in`` key's line."""
+    fault = bring_in_fault(stud, stakes)
+    if fault is not None:
+        key, reason = fault
+        raise raw.error(reason, key)
 
 
 def build_hand(raw: RawHand) -> PhhHand:
