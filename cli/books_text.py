@@ -332,7 +332,7 @@ def carried_sum_lines(grid: Any) -> list[str]:
     """The note per chip unit whose ``(sum)`` row of the standings (``grid``:
     :class:`ledger.audit.standings_grid.Standings`, its ``unbalanced`` rows with ``carried``
     as :func:`replay.books.standings` sets them) holds chips carried to a session's next hand
-    that no ended hand holds yet (RULES.md §3.8, §7.1): the figure of the row itself, and what
+    that no ended hand holds yet (RULES.md §2.2, §3.8, §7.1): the figure of the row itself, and what
     it is made of: the chips carried, the chips in the pots of hands in progress (counted as
     put in, the note above), and the rest (the table kept them or paid them to nobody, or paid
     beyond the pot). Chips carried by a closed session's last hand wait for no hand: they are
@@ -354,11 +354,11 @@ def carried_sum_lines(grid: Any) -> list[str]:
                 else f"note: the players' nets sum to {_amount(u, 0)}, but the books do not "
                 "balance: ")
         if not pots and not rest:
-            out.append(f"{head}chips carried to the session's next hand (RULES.md §3.8, "
+            out.append(f"{head}chips carried to the session's next hand (RULES.md §2.2, §3.8, "
                        f"§7.1), {why}")
             continue
         parts = [f"{_amount(u, carried)} of them carried to the session's next hand "
-                 f"(RULES.md §3.8, §7.1), {why}"]
+                 f"(RULES.md §2.2, §3.8, §7.1), {why}"]
         if pots:
             parts.append(f"{_amount(u, pots)} in the pots of hands in progress (above), "
                          "counted once they end")

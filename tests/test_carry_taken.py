@@ -403,8 +403,8 @@ def test_standings_note_gives_the_sum_row_beside_a_hand_in_progress(  # noqa: AN
                  ("hand", "start", "--session", "sun", "--hand", "o1", "--game", "NT",
                   "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")):
         assert user(*args)[0] == 0
-    carried = ("chips carried to the session's next hand (RULES.md §3.8, §7.1), counted once "
-               "the hand that takes them ends; `handledger state HAND` names them")
+    carried = ("chips carried to the session's next hand (RULES.md §2.2, §3.8, §7.1), counted "
+               "once the hand that takes them ends; `handledger state HAND` names them")
     assert user("standings")[1].splitlines() == [
         "player            sat        sun        total",
         "Ann                -2         -1           -3",
@@ -414,8 +414,8 @@ def test_standings_note_gives_the_sum_row_beside_a_hand_in_progress(  # noqa: AN
         "far (Ann 1, Bob 2) count as put in, no payout counted until it ends; the nets are "
         "final once it ends (`handledger act o1 end`) or is voided",
         "note: the players' nets sum to -7 chips, not 0: 4 chips of them carried to the "
-        "session's next hand (RULES.md §3.8, §7.1), counted once the hand that takes them "
-        "ends; `handledger state HAND` names them; 3 chips in the pots of hands in progress "
+        "session's next hand (RULES.md §2.2, §3.8, §7.1), counted once the hand that takes "
+        "them ends; `handledger state HAND` names them; 3 chips in the pots of hands in progress "
         "(above), counted once they end"]
     assert user("void", "o1", "--reason", "misdeal", "--by", "Dan")[0] == 0
     assert user("standings")[1].splitlines()[-2:] == [
@@ -445,10 +445,10 @@ def test_standings_note_stays_when_other_chips_offset_the_carried_ones(  # noqa:
         "Ann                -2           -1           -3",
         "(sum)              -4            4            0",
         "note: the players' nets sum to 0 chips, but the books do not balance: 4 chips of "
-        "them carried to the session's next hand (RULES.md §3.8, §7.1), counted once the hand "
-        "that takes them ends; `handledger state HAND` names them; the rest, +4 chips: chips "
-        "the table kept or paid to nobody (a rake, a hand paid short) or paid beyond the pot; "
-        "`handledger audit` names the hands"]
+        "them carried to the session's next hand (RULES.md §2.2, §3.8, §7.1), counted once "
+        "the hand that takes them ends; `handledger state HAND` names them; the rest, +4 "
+        "chips: chips the table kept or paid to nobody (a rake, a hand paid short) or paid "
+        "beyond the pot; `handledger audit` names the hands"]
 
 
 def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: ANN001
@@ -485,8 +485,8 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
     assert user("--db", other, "standings")[1].splitlines()[-2:] == [
         "(sum)              -4           -4",
         "note: the players' nets sum to -4 chips, not 0: chips carried to the session's next "
-        "hand (RULES.md §3.8, §7.1), owed by nobody: session sat is closed and deals no hand "
-        "that takes them (`handledger settle --session sat` names the ways)"]
+        "hand (RULES.md §2.2, §3.8, §7.1), owed by nobody: session sat is closed and deals no "
+        "hand that takes them (`handledger settle --session sat` names the ways)"]
     assert user("--db", other, "session", "list")[1].split("  ")[-1].strip() == (
         "closed, not settled: hand h1 carries 4 chips to the session's next hand, which it "
         "will never deal (owed by nobody: `handledger settle --session sat` names the ways), "
@@ -546,7 +546,7 @@ def test_a_closed_imported_session_whose_last_hand_is_voided_has_a_way_to_settle
     assert (code, out, err.strip()) == (2, "", (
         "error: cannot settle: session sat: hand h2, voided or cut short, passes on the 4 "
         "chips hand h1 carried into it to the session's next hand, and no later hand took "
-        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "them (RULES.md §2.2, §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; undo the void of hand h2 (`handledger undo h2 --closed --by …`): "
         "it takes them again; to take back hand h1 too, void both in one write after that "
         "undo (`handledger void h1 h2 --closed --reason … --by …`), as the session deals no "
@@ -581,7 +581,7 @@ def test_chips_passed_on_twice_name_only_the_undo_that_works(  # noqa: ANN001
     assert (code, out, err.strip()) == (2, "", (
         "error: cannot settle: session sat: hand h3, voided or cut short, passes on the 4 "
         "chips hand h2 carried into it to the session's next hand, and no later hand took "
-        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "them (RULES.md §2.2, §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; undo the void of hand h3 (`handledger undo h3 --closed --by …`): "
         "it takes them again, as the session deals no more hands; settle then"))
     assert user("undo", "h3", "--closed", "--by", "Dan")[0] == 0
@@ -641,7 +641,7 @@ def test_a_closed_session_whose_last_hand_is_cut_short_names_the_void_of_both(  
     assert (code, out, err.strip()) == (2, "", (
         "error: cannot settle: session sat: hand h2, voided or cut short, passes on the 4 "
         "chips hand h1 carried into it to the session's next hand, and no later hand took "
-        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "them (RULES.md §2.2, §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; void it with hand h1 in one write (`handledger void h1 h2 "
         "--closed --reason … --by …`), as the session deals no more hands; settle then"))
     assert user("--db", other, "void", "h1", "h2", "--closed", "--reason", "cut", "--by",
