@@ -216,8 +216,10 @@ def _same_session(events: Sequence[Any], spec: ChangeSpec, new: Any) -> None:
     """Refuse a ``hand_started`` that names another session than the hand's: a correction
     does not move a hand between sessions (each session's books count the hands recorded in
     it, README "sessions and the books"), and importing the hand again with ``--session``
-    adds nothing, the hand being in the ledger already (README "import"). The host's way is
-    a new ledger that imports the file with ``--session``.
+    adds nothing, the hand being in the ledger already (README "import"). The host's way for
+    a hand read from a file is a new ledger that imports the file with ``--session``; for a
+    hand recorded live (no file in its ``source``), voiding it and recording it again with
+    ``hand start --session`` (appended events only: the void returns every chip).
 
     Raises:
         IllegalAction: ``"replace 1: the hand_started names session home-w9, the hand is of
@@ -229,13 +231,21 @@ def _same_session(events: Sequence[Any], spec: ChangeSpec, new: Any) -> None:
     if was == now:
         return
     said = "of no session" if was is None else f"of session {was}"
+    flag = "" if now is None else f" --session {now}"
+    hand = events[0].hand
+    if "file" in events[0].source:  # read from a file: the file is the hand, its id taken here
+        way = (f"to have it in {now or 'no session'}, import its file into a new ledger "
+               f"(`handledger --db NEW import{flag} FILE`)")
+    else:  # recorded live: voided here, it is played again where it belongs
+        way = (f"to have it in {now or 'no session'}, void it (`handledger void {hand} "
+               f"--reason … --by …`) and record it again: `handledger hand start{flag} …` "
+               "and its actions")
     raise IllegalAction(
         f"{spec.op} {spec.seq}: the hand_started names "
         f"{'no session' if now is None else f'session {now}'}, the hand is {said}: a "
         "correction does not move a hand between sessions (their books would no longer agree),"
         " and importing it again with --session adds nothing (it is in the ledger already); "
-        f"to have it in {now or 'no session'}, import its file into a new ledger "
-        f"(`handledger --db NEW import{'' if now is None else f' --session {now}'} FILE`)")
+        f"{way}")
 
 
 def _forced_bets_fit(events: Sequence[Any], correction: ev.Correction,

@@ -132,3 +132,37 @@ def test_the_last_buy_in_of_a_seated_player_is_not_retracted(night: Path,
     assert rows(db) == before
     done = run(db, "entry", "retract", "s", "5", *by)
     assert (done.exit_code, done.stdout) == (0, "s: entry 5 (buy_in) retracted\n")
+
+
+def test_a_hand_of_no_session_while_its_players_sit_in_one_is_warned_of(
+        night: Path, tmp_path: Path) -> None:
+    """Ann and Bob are bought in to s (open): a hand of theirs started without --session is
+    warned of, naming s and how to record it there; voided and started again with
+    --session s it counts in s's books (Bob's 100 bought after x1). Ann with Cy, who is in
+    no session's books, is not; nor Ann and Bob once s is closed."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert run(db, "buyin", "s", "Bob", "100", "--kind", "rebuy").exit_code == 0
+    result = run(db, "hand", "start", "--hand", "n1", "--game", "NT", "--stakes", "1/2",
+                 "--button", "Ann", "--seats", "Ann:200,Bob:100")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "n1\n", (
+        "warning: hand n1 is in no session, while session s is open with every player of it "
+        "bought in: a hand of no session counts in no session's books; to record it in s, "
+        "void it (`handledger void n1 --reason \"no session\" --by NAME`) and start it again "
+        "with `hand start --session s`\n"))
+    _void(db, "n1")
+    assert _start(db, "n2", "Ann:200,Bob:100") == (0, [])
+    assert [r for r in rows(db) if r[0] in ("n1", "n2")] == [
+        ("n1", 1, "hand_started"), ("n1", 2, "forced_bet"), ("n1", 3, "forced_bet"),
+        ("n1", 4, "hand_voided"),
+        ("n2", 1, "hand_started"), ("n2", 2, "forced_bet"), ("n2", 3, "forced_bet")]
+    _void(db, "n2")
+    result = run(db, "hand", "start", "--hand", "n3", "--game", "NT", "--stakes", "1/2",
+                 "--button", "Ann", "--seats", "Ann:200,Cy:100")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "n3\n", "")
+    _void(db, "n3")
+    for args in (("cashout", "s", "Ann", "200"), ("cashout", "s", "Bob", "100"),
+                 ("session", "close", "s")):
+        assert run(db, *args).exit_code == 0, args
+    result = run(db, "hand", "start", "--hand", "n4", "--game", "NT", "--stakes", "1/2",
+                 "--button", "Ann", "--seats", "Ann:200,Bob:100")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "n4\n", "")

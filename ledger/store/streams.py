@@ -489,6 +489,15 @@ def latest_session(ledger: Any) -> str | None:
     return rows[0][0] if rows else None
 
 
+def unclosed_sessions(ledger: Any) -> list[str]:
+    """The sessions opened with no ``session_closed`` row, in the order they were opened (a
+    close taken back is for :func:`replay.sessions.open_state` to say)."""
+    return [s for s, in ledger.query(
+        "SELECT session FROM events WHERE hand_id IS NULL AND type IN ('session_opened',"
+        " 'session_closed') GROUP BY session HAVING bool_and(type = 'session_opened')"
+        " ORDER BY min(position)")]
+
+
 def stored_rows(ledger: Any, streams: Sequence[str]) -> dict[tuple[str, int], str]:
     """``{(stream, seq): the stored event JSON}`` of every row of ``streams``."""
     if not streams:

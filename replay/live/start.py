@@ -24,6 +24,7 @@ from ledger.model.names import (
 )
 from replay import carry
 from replay.live.continuity import not_in_play, stacks_not_followed
+from replay.live.sessionless import sessions_seating, sessionless_warning
 from replay.live.spec import LiveHand, build_started, qualifier_unsaid_live
 
 
@@ -64,7 +65,9 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     his buy-ins, or who is in its books with no buy-in (a payment, a seat in an earlier
     hand), or whose stack does not follow his latest hand there
     (:func:`stacks_not_followed`): the hand is still started, buy-ins being book entries, and
-    the audit's stack continuity names the difference. In a session of PokerNow ids, a seat
+    the audit's stack continuity names the difference. Without a session, ``note`` gets one warning line when
+    an open session seats every player of the hand in its books, naming it and how to record
+    the hand there (:func:`replay.live.sessionless.sessionless_warning`). In a session of PokerNow ids, a seat
     (and the button) may name the player as the reads show him: he is seated by his id
     (:func:`replay.seat_names.seated_by_id`). A declare hand of a game whose code names the
     8-or-better qualifier, its ``--declare-options`` giving no ``low_qualifier``, gets a
@@ -129,6 +132,8 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
                      f"{shown(seat.player)}'s buy-ins in session {session} come to {bought}")
         for line in stacks_not_followed(ledger, session, started, played, names, shown):
             note(line)
+    elif sessions := sessions_seating(ledger, [s.player for s in started.seats]):
+        note(sessionless_warning(hand, sessions))
     if (unsaid := qualifier_unsaid_live(spec)) is not None:
         note(f"note: {unsaid}")
     return hand
