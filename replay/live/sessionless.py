@@ -44,3 +44,11 @@ def sessionless_warning(hand: str, sessions: Sequence[str]) -> str:
             f"a hand of no session counts in no session's books; to record it in {one}, void "
             f"it (`handledger void {hand} --reason \"no session\" --by NAME`) and start it "
             f"again with `hand start --session {one}`")
+
+
+def sessionless_warnings(ledger: Any, hand: str, players: Sequence[str]) -> list[str]:
+    """The ``warning:`` line of hand ``hand`` started without a session, seating ``players``,
+    when open sessions seat them all (:func:`sessions_seating`, :func:`sessionless_warning`);
+    none otherwise."""
+    sessions = sessions_seating(ledger, players)
+    return [sessionless_warning(hand, sessions)] if sessions else []
