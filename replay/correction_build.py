@@ -31,6 +31,7 @@ from replay.action_text import parse_action
 from replay.amendments import split_stream
 from replay.corrected_hand import check_replays, payout_fault, same_hand
 from replay.fold import fold
+from replay.inserted_rows import original_seqs
 from replay.typed import reason_as_typed, stream_decimals
 
 Op = Literal["replace", "insert_after", "delete"]
@@ -118,12 +119,14 @@ def build_correction(
     :func:`replay.corrections.void_checked`). The corrected hand is then replayed:
 
     Raises:
-        IllegalAction: no changes, a seq the hand does not have, an insertion after the
-            hand's end, an action not legal at its point, or a corrected hand the engine
-            rejects (the reason says which event).
+        IllegalAction: no changes, a row a correction inserted replaced or deleted
+            (``23+``, :mod:`replay.inserted_rows`), a seq the hand does not have, an
+            insertion after the hand's end, an action not legal at its point, or a corrected
+            hand the engine rejects (the reason says which event).
     """
     if not specs:
         raise IllegalAction("no changes given (use --replace, --insert-after or --delete)")
+    specs = original_seqs(events, specs)  # 23+ refused, but after 23+ is after 23
     _one_change_a_seq(specs)
     slots = _slots(events)
     in_force = [e for _, group in slots for e in group]
