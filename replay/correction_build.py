@@ -221,8 +221,9 @@ def _same_session(events: Sequence[Any], spec: ChangeSpec, new: Any) -> None:
     it, README "sessions and the books"), and importing the hand again with ``--session``
     adds nothing, the hand being in the ledger already (README "import"). The host's way for
     a hand read from a file is a new ledger that imports the file with ``--session``; for a
-    hand recorded live (no file in its ``source``), voiding it and recording it again with
-    ``hand start --session`` (appended events only: the void returns every chip).
+    hand recorded live (no file in its ``source``), voiding it and recording it again in the
+    session (``hand again HAND --session S``, :mod:`replay.live.again`; appended events only:
+    the void returns every chip).
 
     Raises:
         IllegalAction: ``"replace 1: the hand_started names session home-w9, the hand is of
@@ -239,10 +240,12 @@ def _same_session(events: Sequence[Any], spec: ChangeSpec, new: Any) -> None:
     if "file" in events[0].source:  # read from a file: the file is the hand, its id taken here
         way = (f"to have it in {now or 'no session'}, import its file into a new ledger "
                f"(`handledger --db NEW import{flag} FILE`)")
-    else:  # recorded live: voided here, it is played again where it belongs
-        way = (f"to have it in {now or 'no session'}, void it (`handledger void {hand} "
-               f"--reason … --by …`) and record it again: `handledger hand start{flag} …` "
-               "and its actions")
+    elif now is not None:  # recorded live: voided here, its events recorded again there
+        way = (f"to have it in {now}, void it (`handledger void {hand} --reason … --by …`) and "
+               f"record it again there (`handledger hand again {hand} --session {now}`)")
+    else:
+        way = (f"to have it in no session, void it (`handledger void {hand} --reason … --by …`)"
+               " and record it again: `handledger hand start …` and its actions")
     raise IllegalAction(
         f"{spec.op} {spec.seq}: the hand_started names "
         f"{'no session' if now is None else f'session {now}'}, the hand is {said}: a "

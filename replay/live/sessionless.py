@@ -42,8 +42,8 @@ def sessionless_warning(hand: str, sessions: Sequence[str]) -> str:
     return (f"warning: hand {hand} is in no session, while {named} "
             f"{'is' if len(sessions) == 1 else 'are'} open with every player of it bought in: "
             f"a hand of no session counts in no session's books; to record it in {one}, void "
-            f"it (`handledger void {hand} --reason \"no session\" --by NAME`) and start it "
-            f"again with `hand start --session {one}`")
+            f"it (`handledger void {hand} --reason \"no session\" --by NAME`) and record it "
+            f"again there (`handledger hand again {hand} --session {one}`)")
 
 
 def sessionless_warnings(ledger: Any, hand: str, players: Sequence[str]) -> list[str]:

@@ -110,13 +110,13 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
         check_bought_in(ledger, session, state, [s.player for s in started.seats], played,
                         names)
         ledger.check_tail()  # its append's check first: an edited tail named, not the hands
-        not_in_play(ledger, session, started, names, _labeller(ledger))
+        not_in_play(ledger, session, started, names, labeller(ledger))
     else:
         _check_new_seats(ledger, [s.player for s in started.seats])
         ledger.check_tail()
-        not_in_play(ledger, None, started, {}, _labeller(ledger))  # a name is one player
+        not_in_play(ledger, None, started, {}, labeller(ledger))  # a name is one player
     ledger.append_many(batches)
-    lines = (_book_warnings(ledger, state, session, hand, started, played, names)
+    lines = (book_warnings(ledger, state, session, hand, started, played, names)
              if state is not None and session is not None
              else sessionless_warnings(ledger, hand, [s.player for s in started.seats]))
     for line in lines:
@@ -126,14 +126,14 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     return hand
 
 
-def _book_warnings(ledger: Any, state: Any, session: str, hand: str, started: Any,
+def book_warnings(ledger: Any, state: Any, session: str, hand: str, started: Any,
                    played: set[str], names: dict[str, str]) -> list[str]:
     """The ``warning:`` lines of :func:`start_hand` in a session: a seated player with no
     buy-in there, cashed out and not bought in since, starting his first hand there above his
     buy-ins, or whose stack does not follow the books (:func:`stacks_not_followed`)."""
     from replay.sessions.state import alias_group
 
-    shown = _labeller(ledger)
+    shown = labeller(ledger)
     out = []
     for seat in started.seats:
         me = names.get(seat.player, seat.player)
@@ -152,7 +152,7 @@ def _book_warnings(ledger: Any, state: Any, session: str, hand: str, started: An
     return [*out, *stacks_not_followed(ledger, session, started, played, names, shown)]
 
 
-def _labeller(ledger: Any) -> Callable[[str], str]:
+def labeller(ledger: Any) -> Callable[[str], str]:
     """``label(player)``: the name the reads show for a stored player (a PokerNow id's label,
     :func:`ledger.model.names.shown_labels`; anyone else as stored), the names read from
     ``ledger`` once, when a warning first names someone (``hand start`` is the hot path)."""
