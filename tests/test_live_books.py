@@ -170,6 +170,12 @@ def test_a_hand_of_no_session_while_its_players_sit_in_one_is_warned_of(
     assert json.loads(sessions.stdout) == [{"hand_id": "n1", "session": None},
                                            {"hand_id": "n2", "session": "s"}]
     assert run(db, "act", "n2", "d dh Bob ????").exit_code == 0
+    # n2, played on since, holds n1 already: a second copy would count it twice
+    result = run(db, "hand", "again", "n1", "--session", "s")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: hand n1 is recorded again already, as hand n2: a second copy would count it "
+        "twice (void n2 first to record it elsewhere: `handledger void n2 --reason … --by "
+        "…`)\n"))
     _void(db, "n2")
     result = run(db, "hand", "start", "--hand", "n3", "--game", "NT", "--stakes", "1/2",
                  "--button", "Ann", "--seats", "Ann:200,Cy:100")

@@ -29,10 +29,12 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
 
     Raises:
         NotFound: no such hand, or no such session; LedgerError: the hand is not voided (void
-            it first), was read from a file (its file is the hand: import it with
-            ``--session`` into a new ledger), counts money or carries chips (a hand of no
-            session carries none), the id is taken, the session is closed, or a seat is not
-            in its books or in another of its hands still in play (as ``hand start``);
+            it first), is recorded again already (a hand not voided holds its events under
+            another id: :func:`_recorded_again`), was read from a file (its file is the
+            hand: import it with ``--session`` into a new ledger), counts money or carries
+            chips (a hand of no session carries none), the id is taken, the session is
+            closed, or a seat is not in its books or in another of its hands still in play
+            (as ``hand start``);
             IllegalAction: the events do not replay (they did before the void).
     """
     from ledger.model.names import check_hand_id
@@ -63,6 +65,11 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
     elif first_rows(ledger, [check_hand_id(new)]):
         raise LedgerError(f"hand {new!r} is already in the ledger: give another --hand, or "
                           "none for a generated id")
+    if (copy := _recorded_again(ledger, hand, events)) is not None:
+        raise LedgerError(
+            f"hand {hand} is recorded again already, as hand {copy}: a second copy would count "
+            f"it twice (void {copy} first to record it elsewhere: `handledger void {copy} "
+            "--reason … --by …`)")
     again = [started.model_copy(update={"hand": new, "session": session}), *events[1:]]
     fold(again)  # legal as before: the same events
     played = seated_in(ledger, session)
@@ -74,6 +81,35 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
     for line in book_warnings(ledger, state, session, new, again[0], played, names):
         note(line)
     return new
+
+
+def _recorded_again(ledger: Any, hand: str, events: list[Any]) -> str | None:
+    """The hand, not voided, that already holds ``events`` (``hand``'s before its void) under
+    another id: its start the same but for the id and session, its events in force starting
+    with the same ones (it may have been played on); None when there is none."""
+    import json
+
+    from ledger.store.streams import hands_seating_alike
+    from replay.amendments import effective_events
+
+    started = events[0]
+    seats = json.dumps([s.model_dump(mode="json") for s in started.seats],
+                       separators=(",", ":"), sort_keys=True)
+    same = started.model_dump(mode="json", exclude={"hand", "session"})
+    for other in hands_seating_alike(ledger, started.game, seats):
+        if other == hand:
+            continue
+        theirs = [r.event for r in ledger.read(other)]
+        if split_stream(theirs)[2]:  # voided: it counts for nothing
+            continue
+        try:
+            theirs, _ = effective_events(theirs)
+        except IllegalAction:
+            continue
+        if (theirs[0].model_dump(mode="json", exclude={"hand", "session"}) == same
+                and theirs[1:len(events)] == events[1:]):
+            return other
+    return None
 
 
 def before_void(hand: str, rows: list[Any]) -> list[Any]:
