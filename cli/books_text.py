@@ -256,6 +256,22 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
     return "\n".join(lines)
 
 
+def settle_each_text(blocks: list[tuple[str, list[Any], Any]], loose: int) -> str:
+    """``settle`` of a ledger whose sessions count money of different units: a block per
+    session, under ``session s01:``, each in its own unit as ``settle --session`` gives it
+    (:func:`settle_text`), then a line on the ``loose`` hands of no session, which no ``pay``
+    records and no session's money counts: not settled here (README "settle")."""
+    out = []
+    for name, transfers, books in blocks:
+        out += [f"session {name}:",
+                settle_text([(name, a, b, n) for a, b, n in transfers], books, name)]
+    if loose:
+        out.append(f"hands of no session ({loose} hand(s)): not settled: no `pay` records "
+                   "them, and no session's books hold them (`handledger balances` without "
+                   "--money gives their table)")
+    return "\n".join(out)
+
+
 def opening(unit: dict[str, Any]) -> str:
     """The ``session open`` of a session never opened whose hands count chips of ``unit``
     (``{"session", "chip_value_minor", "decimals", "currency"}``, as ``rake_taken`` gives it):

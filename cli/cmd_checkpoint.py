@@ -80,6 +80,7 @@ def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str, chain: Any
     file's damaged lines (:func:`ledger.store.checkpoint.read`), each named: one before a
     checkpoint fails (the file altered), a last one is not checked (a write cut short)."""
     from ledger.store.anchor import compare
+    from ledger.store.checkpoint import row_kinds
 
     report = compare(ledger, checkpoints, _store(keys_dir), chain)
     for v in report.verdicts:
@@ -87,8 +88,11 @@ def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str, chain: Any
         name = f" {c.ledger}" if c.ledger else ""
         at = f" at {c.at}" if c.at else ""
         verdict = "ok" if v.ok else "FAILS"
-        click.echo(f"checkpoint {v.where}{name} {c.position}:{c.hash[:16]}…{at}: {verdict}: "
-                   f"{v.note}")
+        # a POS:HASH given on the command line is where it came from: named once, short
+        where = "" if v.where.strip().lower() == f"{c.position}:{c.hash}".lower() else (
+            f"{v.where} ")
+        click.echo(f"checkpoint {where}{name.lstrip() + ' ' if name else ''}"
+                   f"{c.position}:{c.hash[:16]}…{at}: {verdict}: {v.note}")
     damaged = damaged or []
     for where, line in damaged:
         click.echo(f"checkpoint {where}: {'not checked' if line.last else 'FAILS'}: "
@@ -114,7 +118,7 @@ def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str, chain: Any
         after = report.unvouched
         beyond = "" if after is None else (
             f"; {after[1] - after[0] + 1} row(s) after the latest ({after[0]}-{after[1]}), "
-            "which none vouches for")
+            f"which none vouches for: {row_kinds(ledger, *after)}")
         if altered:  # a damaged line before a later checkpoint: the file is not as written
             bad = sum(not line.last for _, line in damaged)
             click.echo(f"the ledger extends the {len(report.verdicts)} intact checkpoint(s)"

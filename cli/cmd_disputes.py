@@ -6,6 +6,7 @@ or a void is a new event). Recording a hand live is :mod:`cli.cmd_live`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,12 +18,35 @@ from cli.context import Context
 from cli.names import refusals_named
 
 
+class _Seq(click.ParamType):
+    """An original event's SEQ, or ``SEQ+`` (``SEQ+2``) as ``show`` numbers a row a correction
+    inserted (:class:`replay.inserted_rows.InsertedSeq`, which the correction refuses, naming the
+    way to reach it)."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int:
+        from replay.inserted_rows import InsertedSeq
+
+        if isinstance(value, int):
+            return value
+        found = re.fullmatch(r"(-?[0-9]+)(\+[0-9]*)?", str(value).strip())
+        if found is None:
+            self.fail(f"{value!r} is not a valid integer (or SEQ+, a row a correction "
+                      "inserted)", param, ctx)
+        seq = int(found.group(1))
+        return InsertedSeq(seq) if found.group(2) else seq
+
+
+SEQ = _Seq()
+
+
 def _change_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    f = click.option("--delete", "deletes", multiple=True, type=int,
+    f = click.option("--delete", "deletes", multiple=True, type=SEQ,
                      help="Drop the original event SEQ (repeatable).")(f)
-    f = click.option("--insert-after", "inserts", multiple=True, type=(int, str),
+    f = click.option("--insert-after", "inserts", multiple=True, type=(SEQ, str),
                      metavar="SEQ ACTION", help="Insert ACTION after SEQ (repeatable).")(f)
-    f = click.option("--replace", "replaces", multiple=True, type=(int, str),
+    f = click.option("--replace", "replaces", multiple=True, type=(SEQ, str),
                      metavar="SEQ ACTION", help="Replace the event SEQ by ACTION (repeatable).")(f)
     return f
 

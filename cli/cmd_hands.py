@@ -17,7 +17,8 @@ from cli.context import JOBS, Context
               help="Processes replaying hands (default: one a CPU for every hand of a large "
                    "ledger file, else 1).")
 @click.option("--problems", is_flag=True,
-              help="Print only hands with a discrepancy or a note (e.g. not verifiable).")
+              help="Print only hands with a discrepancy or a note (e.g. not verifiable); "
+                   "a voided hand is none.")
 @click.pass_obj
 def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int | None,
            problems: bool = False) -> None:

@@ -197,7 +197,8 @@ def export(obj: Context, fmt: str, out: str, hands: tuple[str, ...], broken_ok: 
 @click.pass_obj
 def run(obj: Context, directory: str, show_all: bool) -> None:
     """The whole job on a folder: import every hand file and session in it, replay every
-    hand, print the hands that were paid wrong (or could not be verified), the audit and the
+    hand, print the hands that were paid wrong (or could not be verified, or have another
+    note; never a voided hand, whose chips all went back), the audit and the
     balances; then every signed correction, void and undo and the ledger's checkpoints file
     checked against the key directory ($HANDLEDGER_KEYS or the user's config dir), a line
     each when there are any. Exit 0: a report, even of hands paid differently from the rules

@@ -94,6 +94,26 @@ def start(obj: Context, game_code: str, session: str | None, hand_id: str | None
         click.echo(start_hand(ledger, live, hand=hand_id, session=session, note=render.note))
 
 
+@hand.command("again")
+@click.argument("voided", metavar="HAND")
+@click.option("--session", required=True, help="The session to record it in.")
+@click.option("--hand", "hand_id", default=None, help="The new hand's id (default: generated).")
+@click.pass_obj
+def again(obj: Context, voided: str, session: str, hand_id: str | None) -> None:
+    """Record the voided HAND again in SESSION under a new hand id: its events as they stood
+    before the void (corrections applied), held to the rules `hand start --session` is (every
+    seat in the session's books, no player in another of its hands in play); print the new
+    id. HAND stays voided, as recorded: only new events are appended. For a hand recorded
+    live without --session (or in the wrong session); a hand read from a file is its file's
+    (import it with --session into a new ledger)."""
+    from cli import render
+    from replay.live.again import record_again
+
+    with one_action():
+        click.echo(record_again(obj.ledger(existing=True), voided, session=session,
+                                new=hand_id, note=render.note))
+
+
 @click.command()
 @click.argument("hand_id", metavar="HAND")
 @click.argument("action")

@@ -11,6 +11,7 @@ import io
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -119,7 +120,9 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
                    '"from" and "to" as stored (a PokerNow id), "from_name" and "to_name" as '
                    'the text names the player; "from" or "to" null with "house": true is the '
                    'house, who keeps the rake; "session" the session whose books it settles, '
-                   'null for hands of no session)')
+                   'null for hands of no session); where the sessions count money of '
+                   'different units, {"sessions": [{"session", and that object in its '
+                   'unit}], "hands_of_no_session_unsettled"} (a count of hands)')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value), each
@@ -131,28 +134,43 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     line says what was paid already (a payment back between the same players cancels; when
     some were paid back or passed on, what the payments recorded add up to as well). The
     rake the table took is owed to the house (whoever keeps it), one more creditor: `pay
-    SESSION PLAYER rake AMOUNT` records a payment to it. Refused while a hand read is still
-    in progress (its pot is paid when it ends), and when the nets do not sum to minus the
-    rake."""
+    SESSION PLAYER rake AMOUNT` records a payment to it. Where the sessions count money of
+    different currencies or decimals, each session is settled in its own, a block each, and
+    hands of no session are said not settled. Refused while a hand read is still in progress
+    (its pot is paid when it ends), and when the nets do not sum to minus the rake."""
     from replay.books import settle as settle_up
 
     noted: list[str] = []
-    transfers, books = settle_up(obj.db, session_name, note=_noting(noted),
-                                 opened=obj.read_names,
-                                 unbalanced=(lambda _line: None) if as_json else (
-                                     lambda line: render.note(obj.names()(line))),
-                                 progress=render.no_progress if as_json else render.progress)
+    settled = settle_up(obj.db, session_name, note=_noting(noted), opened=obj.read_names,
+                        unbalanced=(lambda _line: None) if as_json else (
+                            lambda line: render.note(obj.names()(line))),
+                        progress=render.no_progress if as_json else render.progress)
     names = obj.names()
-    if as_json:
-        decimals, currency = books.unit
-        click.echo(json.dumps({"transfers": [
-            {"session": s, "from": a, "from_name": names.label(a), "to": b,
-             "to_name": names.label(b), "amount": n} | ({"house": True} if None in (a, b) else {})
-            for s, a, b, n in transfers], "decimals": decimals, "currency": currency,
-            "paid_already": books.paid_already, "payments_recorded": books.paid_in_all}))
-    else:
-        click.echo(names(books_text.settle_text(transfers, books, session_name)))
+    if as_json and settled.books is None:
+        click.echo(json.dumps({"sessions": [
+            {"session": name, **_settle_json(names, [(name, *t) for t in transfers], books)}
+            for name, transfers, books in settled.blocks],
+            "hands_of_no_session_unsettled": settled.loose}))
+    elif as_json:
+        click.echo(json.dumps(_settle_json(names, settled.transfers, settled.books)))
+    elif settled.books is None:
+        click.echo(names(books_text.settle_each_text(settled.blocks, settled.loose)))
         _unchecked(noted)
+    else:
+        click.echo(names(books_text.settle_text(settled.transfers, settled.books,
+                                                session_name)))
+        _unchecked(noted)
+
+
+def _settle_json(names: Any, transfers: list[Any], books: Any) -> dict[str, Any]:
+    """``settle --json``'s object of ``transfers`` ``(session, from, to, amount)`` settling
+    ``books`` in their one unit (see the command's ``--json``)."""
+    decimals, currency = books.unit
+    return {"transfers": [
+        {"session": s, "from": a, "from_name": names.label(a), "to": b,
+         "to_name": names.label(b), "amount": n} | ({"house": True} if None in (a, b) else {})
+        for s, a, b, n in transfers], "decimals": decimals, "currency": currency,
+        "paid_already": books.paid_already, "payments_recorded": books.paid_in_all}
 
 
 def _noting(noted: list[str]) -> Callable[[str], None]:

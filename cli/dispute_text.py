@@ -338,7 +338,10 @@ def history_text(data: dict[str, Any]) -> str:
                        else f" (seq {c['seq']} was deleted by correction {by})")
             elif was:
                 was += ")"
-            lines.append(f"        {c['op']} seq {c['seq']}{event}{was}")
+            differs = ""
+            if "differs" in c:  # a start replaced: its few words are the same, say what differs
+                differs = ": " + ("; ".join(c["differs"]) or "no field differs")
+            lines.append(f"        {c['op']} seq {c['seq']}{event}{differs}{was}")
     return "\n".join(lines)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from ledger.audit import hand_nets, player_balances, settlement, standings_grid
 from ledger.audit.catchup import moved
@@ -228,24 +228,44 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
     return out
 
 
+class Settled(NamedTuple):
+    """What :func:`settle` found: ``transfers`` ``(session, from, to, amount)`` and the
+    ``books`` they settle, in one unit; or, when the hands read count money of more than one
+    unit and no session was named, ``books`` None and ``blocks``, each session settled in its
+    own unit (:data:`settlement.SessionBlock`), with ``loose`` the hands of no session, which
+    are settled in none."""
+
+    transfers: list[settlement.SessionTransfer]
+    books: player_balances.Balances | None
+    blocks: list[settlement.SessionBlock] = []
+    loose: int = 0
+
+
 def settle(path: str, session: str | None, *, progress: Progress = silent,
            note: Note = _quiet, unbalanced: Note = _quiet, opened: Opened | None = None
-           ) -> tuple[list[settlement.SessionTransfer], player_balances.Balances]:
+           ) -> Settled:
     """The fewest transfers that settle the nets up, ``(session, from, to, amount)``: of
     ``session`` (:func:`settlement.settlement`), or of every session, each settled among its
-    own players (:func:`settlement.settlement_by_session`: a payment settles a session); a line
-    to ``unbalanced`` per session whose chips do not follow its books (cash-outs, stacks:
-    :func:`_unbalanced_lines`), said once the ledger is closed; ``opened`` as
-    :func:`fresh_books`'.
+    own players (:func:`settlement.settlement_by_session`: a payment settles a session), in
+    one money; where the hands read count money of different currencies or decimals, each
+    session in its own (:func:`settlement.settlement_each`, :class:`Settled`'s ``blocks``:
+    README "settle"); a line to ``unbalanced`` per session whose chips do not follow its books
+    (cash-outs, stacks: :func:`_unbalanced_lines`), said once the ledger is closed;
+    ``opened`` as :func:`fresh_books`'.
 
     Raises:
         LedgerError: the nets do not sum to zero (chips carried to a next hand that no hand
             took: naming the hand and the chips, :func:`_no_chips_left_to_none`); NotFound:
             no such session.
     """
+    blocks: list[settlement.SessionBlock] = []
+    loose = 0
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         _no_chips_left_to_none(ledger, session)
-        if session is None:
+        if session is None and settlement.units_differ(ledger.connection):
+            blocks, loose = settlement.settlement_each(ledger.connection)
+            settled: tuple[list[Any], Any] = ([], None)
+        elif session is None:
             settled = settlement.settlement_by_session(ledger.connection)
         else:
             found, books = settlement.settlement(ledger.connection, session)
@@ -255,7 +275,7 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
                  and session in (None, f.session)]
     for line in _unbalanced_lines(found):
         unbalanced(line)
-    return settled
+    return Settled(*settled, blocks, loose)
 
 
 def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:

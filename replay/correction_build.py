@@ -31,6 +31,7 @@ from replay.action_text import parse_action
 from replay.amendments import split_stream
 from replay.corrected_hand import check_replays, payout_fault, same_hand
 from replay.fold import fold
+from replay.inserted_rows import original_seqs
 from replay.typed import reason_as_typed, stream_decimals
 
 Op = Literal["replace", "insert_after", "delete"]
@@ -118,12 +119,14 @@ def build_correction(
     :func:`replay.corrections.void_checked`). The corrected hand is then replayed:
 
     Raises:
-        IllegalAction: no changes, a seq the hand does not have, an insertion after the
-            hand's end, an action not legal at its point, or a corrected hand the engine
-            rejects (the reason says which event).
+        IllegalAction: no changes, a row a correction inserted replaced or deleted
+            (``23+``, :mod:`replay.inserted_rows`), a seq the hand does not have, an
+            insertion after the hand's end, an action not legal at its point, or a corrected
+            hand the engine rejects (the reason says which event).
     """
     if not specs:
         raise IllegalAction("no changes given (use --replace, --insert-after or --delete)")
+    specs = original_seqs(events, specs)  # 23+ refused, but after 23+ is after 23
     _one_change_a_seq(specs)
     slots = _slots(events)
     in_force = [e for _, group in slots for e in group]
@@ -216,8 +219,11 @@ def _same_session(events: Sequence[Any], spec: ChangeSpec, new: Any) -> None:
     """Refuse a ``hand_started`` that names another session than the hand's: a correction
     does not move a hand between sessions (each session's books count the hands recorded in
     it, README "sessions and the books"), and importing the hand again with ``--session``
-    adds nothing, the hand being in the ledger already (README "import"). The host's way is
-    a new ledger that imports the file with ``--session``.
+    adds nothing, the hand being in the ledger already (README "import"). The host's way for
+    a hand read from a file is a new ledger that imports the file with ``--session``; for a
+    hand recorded live (no file in its ``source``), voiding it and recording it again in the
+    session (``hand again HAND --session S``, :mod:`replay.live.again`; appended events only:
+    the void returns every chip).
 
     Raises:
         IllegalAction: ``"replace 1: the hand_started names session home-w9, the hand is of
@@ -229,13 +235,23 @@ def _same_session(events: Sequence[Any], spec: ChangeSpec, new: Any) -> None:
     if was == now:
         return
     said = "of no session" if was is None else f"of session {was}"
+    flag = "" if now is None else f" --session {now}"
+    hand = events[0].hand
+    if "file" in events[0].source:  # read from a file: the file is the hand, its id taken here
+        way = (f"to have it in {now or 'no session'}, import its file into a new ledger "
+               f"(`handledger --db NEW import{flag} FILE`)")
+    elif now is not None:  # recorded live: voided here, its events recorded again there
+        way = (f"to have it in {now}, void it (`handledger void {hand} --reason … --by …`) and "
+               f"record it again there (`handledger hand again {hand} --session {now}`)")
+    else:
+        way = (f"to have it in no session, void it (`handledger void {hand} --reason … --by …`)"
+               " and record it again: `handledger hand start …` and its actions")
     raise IllegalAction(
         f"{spec.op} {spec.seq}: the hand_started names "
         f"{'no session' if now is None else f'session {now}'}, the hand is {said}: a "
         "correction does not move a hand between sessions (their books would no longer agree),"
         " and importing it again with --session adds nothing (it is in the ledger already); "
-        f"to have it in {now or 'no session'}, import its file into a new ledger "
-        f"(`handledger --db NEW import{'' if now is None else f' --session {now}'} FILE`)")
+        f"{way}")
 
 
 def _forced_bets_fit(events: Sequence[Any], correction: ev.Correction,

@@ -14,6 +14,7 @@ from ledger.model import events as ev
 from ledger.store import signing
 from ledger.store.keys import KeyStore
 from replay.amendments import AMENDMENT_TYPES, in_force_before
+from replay.started_changes import replaced_start
 from replay.typed import stream_decimals
 
 
@@ -28,7 +29,9 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
     before that correction, with ``was_set_by`` the seq of the correction that put it there
     (None: as first recorded; ``was`` None with ``was_set_by``: deleted by it), so that a
     correction of a correction names the value it changed
-    (:func:`replay.amendments.in_force_before`); a change
+    (:func:`replay.amendments.in_force_before`); a change replacing a ``hand_started``
+    by another has ``differs``, what it changed in words (``["seat Ann's stack 100 → 110"]``,
+    :func:`replay.started_changes.started_changes`: its few words are the same); a change
     taking back a correction or void names that amendment. An unsigned correction that takes
     back signed amendments (an ``undo`` without ``--sign``) has ``unsigned``, a list of
     ``{"seq", "type", "signer"}`` of those it takes back.
@@ -61,6 +64,7 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
                 before = in_force_before(events, r.seq)
                 item |= {"changes": [
                     c.model_dump(mode="json") | _was(c, by_seq, before, decimals)
+                    | _differs(c, before, decimals)
                     for c in e.changes], "positions": list(e.positions)}
             amendments.append(item)
         else:
@@ -92,6 +96,14 @@ def _was(change: ev.Change, by_seq: dict[int, Any], before: dict[int, Any],
                 "was_set_by": setter}
     row = by_seq.get(change.seq)  # an amendment taken back (or a stream that did not apply)
     return {"was": brief(row.event, decimals) if row is not None else None, "was_set_by": None}
+
+
+def _differs(change: ev.Change, before: dict[int, Any], decimals: int = 0) -> dict[str, Any]:
+    """``{"differs": [...]}`` of a change replacing a ``hand_started`` by another, what it
+    changed in words (:func:`replay.started_changes.started_changes`: ``seat Ann's stack 100 →
+    110``), whose :func:`brief` words are the same; ``{}`` for any other change."""
+    differs = replaced_start(change, before.get(change.seq, (None, None))[0], decimals)
+    return {} if differs is None else {"differs": differs}
 
 
 def change_brief(data: dict[str, Any], decimals: int = 0) -> str:

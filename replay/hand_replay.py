@@ -101,7 +101,11 @@ class HandReplay:
         """Whether ``replay --problems`` and ``run`` print the hand: it was paid differently
         from the rules (:attr:`differences`) or has a note (a showdown not verifiable, a
         log cut short, …) other than that it was corrected (a corrected hand is shown as
-        corrected, a problem only when it is still paid differently, or for another note)."""
+        corrected, a problem only when it is still paid differently, or for another note). A
+        voided hand is none: every chip went back, as the host meant (its notes say so, and
+        what it carried passes on), so nothing of it is paid differently or unverified."""
+        if self.result.status == "voided":
+            return bool(self.differences)
         return bool(self.differences) or any(n != "corrected" for n in self.notes)
 
     @property

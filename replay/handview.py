@@ -44,7 +44,9 @@ from ledger.store.chain import SESSION_PREFIX
 from replay.amendment_kinds import kinds_by_seq
 from replay.amendments import in_force_before
 from replay.fold import replay_events
+from replay.started_changes import replaced_start
 from replay.steps import HandSteps, hand_steps
+from replay.typed import stream_decimals
 from replay.unknown_rules import unknown_result
 
 __all__ = ["Money", "PayoutLine", "Version", "Change", "Amendment", "HandView", "hand_view",
@@ -137,12 +139,15 @@ class Version:
 class Change:
     """One change of a correction: ``op`` (replace, insert_after, delete) at original ``seq``;
     ``was``: the event in force there before the correction, in words (naming the earlier
-    correction that set or deleted it), ``now``: the new event (None for delete)."""
+    correction that set or deleted it), ``now``: the new event (None for delete);
+    ``differs``: for a ``hand_started`` replaced by another, whose words are the same, what
+    it changed (``seat Ann's stack 100 → 110``, :mod:`replay.started_changes`)."""
 
     op: str
     seq: int
     was: str | None
     now: str | None
+    differs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -357,6 +362,7 @@ def _history(rows: Sequence[Any], events: list[Any],
     by_seq = {r.seq: e for r, e in zip(rows, events, strict=True)}
     checked = {a.seq: a for a in signatures or ()}
     kinds = kinds_by_seq(rows)
+    decimals = stream_decimals(events)
     out = []
     for index, (r, e) in enumerate(zip(rows, events, strict=True)):
         if e.type not in _CHANGES:
@@ -366,7 +372,8 @@ def _history(rows: Sequence[Any], events: list[Any],
             before = in_force_before(events, r.seq)  # a correction of a correction: its value
             changes = tuple(
                 Change(c.op, c.seq, _was(c.seq, by_seq, before),
-                       event_text(ev.parse_event(c.event)) if c.event is not None else None)
+                       event_text(ev.parse_event(c.event)) if c.event is not None else None,
+                       _differs(c, before, decimals))
                 for c in e.changes
             )
         signer = e.signature.signer if e.signature is not None else None
@@ -377,6 +384,14 @@ def _history(rows: Sequence[Any], events: list[Any],
                              kinds[r.seq], e.by, e.reason, changes, signer, checked.get(r.seq),
                              signing.binding(e, index) if signer is not None else None, taken))
     return tuple(out)
+
+
+def _differs(change: ev.Change, before: dict[int, tuple[Any, int | None]], decimals: int
+             ) -> tuple[str, ...]:
+    """What a change replacing a ``hand_started`` by another changed, in words
+    (:func:`replay.started_changes.started_changes`); ``()`` for any other change."""
+    return tuple(replaced_start(change, before.get(change.seq, (None, None))[0], decimals)
+                 or ())
 
 
 def _was(seq: int, by_seq: dict[int, Any], before: dict[int, tuple[Any, int | None]]

@@ -564,7 +564,12 @@ def test_hand_start_of_no_session_keeps_a_player_in_one_hand(tmp_path: Path) -> 
     for action in ("d dh Bob ????", "d dh Ann ????", "Ann f", "end"):
         assert run(db, "act", "n1", action).exit_code == 0, action
     done = run(db, "hand", "start", "--hand", "n2", *game, "--seats", "Ann:99,Cy:100")
-    assert (done.exit_code, done.stdout, done.stderr) == (0, "n2\n", "")
+    # Ann and Cy are bought in to s, which is open: the hand of no session is warned of
+    assert (done.exit_code, done.stdout, done.stderr) == (0, "n2\n", (
+        "warning: hand n2 is in no session, while session s is open with every player of it "
+        "bought in: a hand of no session counts in no session's books; to record it in s, "
+        "void it (`handledger void n2 --reason \"no session\" --by NAME`) and record it "
+        "again there (`handledger hand again n2 --session s`)\n"))
 
 
 def test_three_players_still_in_a_hand_are_named_in_a_list(tmp_path: Path) -> None:

@@ -551,7 +551,7 @@ def test_a_forged_payment_appended_is_said_to_be_after_every_checkpoint(
     assert result.exit_code == 0
     assert result.output.splitlines()[-1] == (
         f"the ledger extends all 1 checkpoint(s); 1 row(s) after the latest ({last[0] + 1}-"
-        f"{last[0] + 1}), which none vouches for")
+        f"{last[0] + 1}), which none vouches for: 1 entry")
 
 
 def test_a_hash_that_differs_late_is_shown_past_the_difference(run, db: str) -> None:

@@ -239,8 +239,9 @@ def test_no_checkpoint_is_appended_to_a_record_cut_short(
     assert out.splitlines()[3:] == [
         f"checkpoint {path}:2: not checked: a damaged checkpoint record (not JSON), the file's "
         "last line: a write cut short (disk full, killed)",
+        # row 2: s2's opening, which the record cut short would have vouched for
         "the ledger extends all 1 checkpoint(s); 1 row(s) after the latest (2-2), which none "
-        "vouches for; 1 damaged line(s) not checked"]
+        "vouches for: 1 session opening; 1 damaged line(s) not checked"]
     path.write_text(text.rsplit("\n", 1)[0] + "\n")  # the damaged line removed
     assert user("checkpoint")[0] == 0
     assert [json.loads(line)["position"] for line in path.read_text().splitlines()] == [1, 2]

@@ -65,7 +65,7 @@ def test_the_lost_checkpoint_is_named_and_taken_by_closing_again(user, db: str) 
     code, out, _ = user("verify", "--against", f"{db}.checkpoints")
     assert (code, out.splitlines()[-1]) == (
         0, "the ledger extends all 2 checkpoint(s); 1 row(s) after the latest (5-5), which none "
-        "vouches for")
+        "vouches for: 1 session opening")  # row 5: k15 opened
     assert user("session", "close", "k14") == (
         2, "", "error: session 'k14' is closed already (entry 4): nothing to close (`handledger "
         "history --session k14` lists its entries)\n")

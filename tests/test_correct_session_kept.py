@@ -71,3 +71,39 @@ def test_replacing_the_start_by_itself_changes_nothing(razz: Path, tmp_path: Pat
         2, f"error: hand {HAND}: changes nothing: the hand's events in force would be the same "
            f"with this correction (`handledger history {HAND}` lists its corrections); nothing "
            "written\n")
+
+
+def test_a_live_hand_is_pointed_at_void_and_record_it_again(tmp_path: Path) -> None:
+    """A hand recorded live holds no file to import: the refusal names voiding it and
+    recording it again with ``hand start --session``, which appends only."""
+    db = build_ledger(tmp_path / "t.duckdb", [
+        ["session", "open", "fri"], ["buyin", "fri", "Ann", "100"],
+        ["buyin", "fri", "Bob", "150"],
+        ["hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2", "--seats",
+         "Ann:100,Bob:150", "--button", "Ann"]])
+    first = json.loads(run(db, "export", "--format", "jsonl", "h1").stdout.splitlines()[0])
+    first["event"]["session"] = "fri"
+    result = run(db, "correct", "h1", "--replace", "1", json.dumps(first["event"]),
+                 "--reason", "belongs to fri", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: hand h1: replace 1: the hand_started names session fri, the hand is of no "
+        "session: a correction does not move a hand between sessions (their books would no "
+        "longer agree), and importing it again with --session adds nothing (it is in the "
+        "ledger already); to have it in fri, void it (`handledger void h1 --reason … --by …`) "
+        "and record it again there (`handledger hand again h1 --session fri`)\n"))
+
+
+def test_hand_again_refuses_a_hand_read_from_a_file(razz: Path, tmp_path: Path) -> None:
+    """A hand read from a file is its file's: ``hand again`` refuses it, voided or not,
+    pointing at the import into a new ledger, nothing written."""
+    db = copy_ledger(razz, tmp_path / "t.duckdb")
+    assert run(db, "void", HAND, "--reason", "belongs to home-w9", "--by", "host"
+               ).exit_code == 0
+    before = run(db, "history", HAND).stdout
+    result = run(db, "hand", "again", HAND, "--session", "home-w9")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        f"error: hand {HAND} was read from a file in money: its file is the hand; to have it "
+        "in a session, import the file into a new ledger (`handledger --db NEW import "
+        "--session home-w9 FILE`)\n"))
+    assert run(db, "history", HAND).stdout == before
+    assert "0 hand(s)" in run(db, "session", "list").stdout

@@ -281,3 +281,31 @@ def test_whatif_text_labels_the_rules_result_and_the_net(run) -> None:  # noqa: 
         "                          by the rules           net (what the table paid)",
         "  player        before   after    diff       before       after       diff",
         "  Ann             +200    +200      +0         -100        +200       +300"]
+
+
+def test_a_row_a_correction_inserted_is_named_with_the_way_to_reach_it(user, db) -> None:  # noqa: ANN001
+    """Correction 25 replaces seq 23 (pay Bob 100) and inserts pay Ann 300 after it, which
+    ``show`` numbers 23+. A correction names original rows: ``--replace 23+`` and ``--delete
+    23+`` are refused in one line naming correction 25 and ``undo``, nothing written (they
+    were refused as no integer before); ``--insert-after 23+`` is ``--insert-after 23``."""
+    assert user("import", str(WRONG_PUSH))[0] == 0
+    assert user("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "x", "--by", "floor")[0] == 0
+    assert "23+ pay Ann 300" in user("show", "dispute-1")[1]
+    refusal = ("seq 23+ is a row correction 25 inserted after seq 23, and a correction names "
+               "the hand's original rows (those `handledger show` numbers without +): to "
+               "change it, take correction 25 back (`handledger undo dispute-1 --by …` takes "
+               "back the last correction or void appended to the hand, an undo after it the "
+               "one before) and correct again\n")
+    assert user("correct", "dispute-1", "--replace", "23+", "pay Ann 301", "--reason", "x",
+                "--by", "floor") == (2, "", f"error: hand dispute-1: replace 23+: {refusal}")
+    assert user("correct", "dispute-1", "--delete", "23+", "--reason", "x", "--by",
+                "floor") == (2, "", f"error: hand dispute-1: delete 23+: {refusal}")
+    assert user("whatif", "dispute-1", "--delete", "22+") == (
+        2, "", "error: hand dispute-1: delete 22+: no correction in force inserted a row after "
+               "seq 22 (`handledger show dispute-1` numbers such a row 22+)\n")
+    assert len(_events(db, "dispute-1")) == 25
+    # after 23+ is after 23: the payouts then pay 401 of the 400 in the pots either way
+    after = user("whatif", "dispute-1", "--insert-after", "23+", "pay Ann 1")
+    assert after == user("whatif", "dispute-1", "--insert-after", "23", "pay Ann 1")
+    assert after == (2, "", "error: hand dispute-1: what-if insert_after 23 'pay Ann 1': the "
+                            "hand with these changes pays out 401: the pot holds 400\n")

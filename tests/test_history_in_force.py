@@ -99,3 +99,83 @@ def test_the_view_names_the_value_in_force(corrected: Path) -> None:
         (23, "pay Ann 3 (set by correction 22)", "pay Ann 4")]
     assert [(a.seq, c.was) for a in view.history for c in a.changes][-1] == (
         27, "deleted by correction 26")
+
+
+def _started(db: Path, hand: str) -> dict:
+    code, out, _ = one_shot(db, "export", "--format", "jsonl", hand)
+    assert code == 0
+    return json.loads(out.splitlines()[0])["event"]
+
+
+@pytest.fixture(scope="module")
+def restacked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Heads-up 1/2, Ann (button, small blind) 100, Bob 150; the start corrected twice: Bob's
+    stack 150 → 160 and Ann's 100 → 90 (seq 4), then Bob's 160 → 170 (seq 5)."""
+    db = tmp_path_factory.mktemp("restacked") / "t.duckdb"
+    assert one_shot(db, "hand", "start", "--hand", "g2", "--game", "NT", "--stakes", "1/2",
+                    "--seats", "Ann:100,Bob:150", "--button", "Ann")[0] == 0
+    for stacks in ({"Bob": 160, "Ann": 90}, {"Bob": 170, "Ann": 90}):
+        started = _started(db, "g2")
+        for seat in started["seats"]:
+            seat["stack"] = stacks[seat["player"]]
+        code, out, err = one_shot(db, "correct", "g2", "--replace", "1", json.dumps(started),
+                                  "--reason", "stack typed wrong", "--by", "host")
+        assert code == 0, (out, err)
+    return db
+
+
+def test_history_says_what_a_replaced_start_changed(restacked: Path) -> None:
+    code, out, _ = one_shot(restacked, "history", "g2")
+    assert code == 0
+    changes = [line.strip() for line in out.splitlines() if line.startswith("        ")]
+    assert changes == [
+        "replace seq 1 hand_started g2: seat Bob's stack 150 → 160; seat Ann's stack 100 → 90 "
+        "(seq 1 was: hand_started g2)",
+        "replace seq 1 hand_started g2: seat Bob's stack 160 → 170 (seq 1 was: hand_started "
+        "g2, set by correction 4)"]
+    code, out, _ = one_shot(restacked, "history", "g2", "--json")
+    assert [c["differs"] for a in json.loads(out)["amendments"] for c in a["changes"]] == [
+        ["seat Bob's stack 150 → 160", "seat Ann's stack 100 → 90"],
+        ["seat Bob's stack 160 → 170"]]
+
+
+def test_the_view_says_what_a_replaced_start_changed(restacked: Path, tmp_path: Path) -> None:
+    from ledger.store.store import Ledger
+    from replay.handview import load_view
+
+    with Ledger(str(restacked), read_only=True) as ledger:
+        view = load_view(ledger, "g2")
+    assert [(a.seq, c.differs) for a in view.history for c in a.changes] == [
+        (4, ("seat Bob's stack 150 → 160", "seat Ann's stack 100 → 90")),
+        (5, ("seat Bob's stack 160 → 170",))]
+    page = tmp_path / "g2.html"
+    assert one_shot(restacked, "view", "g2", "-o", str(page))[0] == 0
+    assert ("replace seq 1 <code>hand_started g2 (set by correction 4)</code> by "
+            "<code>hand_started g2</code>: <span class=\"differs\">seat Bob&#39;s stack 160 → "
+            "170</span></li>") in page.read_text(encoding="utf-8")
+
+
+def test_every_field_of_a_start_that_differs_is_named() -> None:
+    from ledger.model import events as ev
+    from replay.started_changes import started_changes
+
+    was = ev.HandStarted(
+        hand="h", game="NT", button="Ann", session=None,
+        stakes=ev.Stakes(betting="no_limit", blinds_or_straddles=[1, 2], min_bet=2),
+        seats=[ev.Seat(player="Ann", stack=100), ev.Seat(player="Bob", stack=150),
+               ev.Seat(player="Cy", stack=300)])
+    now = was.model_copy(update={
+        "button": "Bob", "session": "friday",
+        "stakes": ev.Stakes(betting="no_limit", blinds_or_straddles=[2, 4], min_bet=4),
+        "seats": [ev.Seat(player="Bob", stack=150, seat=3), ev.Seat(player="Ann", stack=110),
+                  ev.Seat(player="Dee", stack=250)]})
+    assert started_changes(was, now) == [
+        "seat Ann's stack 100 → 110", "seat Bob's seat number none → 3",
+        "seat Cy removed (had 300)", "seat Dee added with 250", "seat order Ann, Bob → Bob, Ann",
+        "button Ann → Bob", "stakes blinds 1/2 → 2/4", "stakes min bet 2 → 4",
+        "session none → friday"]
+    assert started_changes(was, was) == []
+    # a hand kept in cents writes its chips as its actions do
+    assert started_changes(was, was.model_copy(update={"seats": [
+        ev.Seat(player="Ann", stack=150), *was.seats[1:]]}), 2) == [
+        "seat Ann's stack 1.00 → 1.50"]

@@ -9,6 +9,7 @@ Bob's kings all in, Ann is paid 200: Ann 200, Bob 0 after it.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,57 @@ def test_the_last_buy_in_of_a_seated_player_is_not_retracted(night: Path,
     assert rows(db) == before
     done = run(db, "entry", "retract", "s", "5", *by)
     assert (done.exit_code, done.stdout) == (0, "s: entry 5 (buy_in) retracted\n")
+
+
+def test_a_hand_of_no_session_while_its_players_sit_in_one_is_warned_of(
+        night: Path, tmp_path: Path) -> None:
+    """Ann and Bob are bought in to s (open): a hand of theirs started without --session is
+    warned of, naming s and how to record it there; voided, ``hand again`` records its
+    events in s as n2 (Bob's 100 bought after x1: no warning), in play as n1 was, n1 left
+    as it is. Ann with Cy, who is in no session's books, is not warned of; nor Ann and Bob
+    once s is closed."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert run(db, "buyin", "s", "Bob", "100", "--kind", "rebuy").exit_code == 0
+    result = run(db, "hand", "start", "--hand", "n1", "--game", "NT", "--stakes", "1/2",
+                 "--button", "Ann", "--seats", "Ann:200,Bob:100")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "n1\n", (
+        "warning: hand n1 is in no session, while session s is open with every player of it "
+        "bought in: a hand of no session counts in no session's books; to record it in s, "
+        "void it (`handledger void n1 --reason \"no session\" --by NAME`) and record it "
+        "again there (`handledger hand again n1 --session s`)\n"))
+    assert run(db, "act", "n1", "d dh Ann ????").exit_code == 0
+    result = run(db, "hand", "again", "n1", "--session", "s", "--hand", "n2")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: hand n1 is not voided: recorded again it would count twice; void it first "
+        "(`handledger void n1 --reason … --by …`), then record it again\n"))
+    _void(db, "n1")
+    result = run(db, "hand", "again", "n1", "--session", "s", "--hand", "n2")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "n2\n", "")
+    # n1 stays voided as recorded; n2 holds its events up to the void, in s, still in play
+    assert [r for r in rows(db) if r[0] in ("n1", "n2")] == [
+        ("n1", 1, "hand_started"), ("n1", 2, "forced_bet"), ("n1", 3, "forced_bet"),
+        ("n1", 4, "cards_dealt"), ("n1", 5, "hand_voided"),
+        ("n2", 1, "hand_started"), ("n2", 2, "forced_bet"), ("n2", 3, "forced_bet"),
+        ("n2", 4, "cards_dealt")]
+    sessions = run(db, "sql", "SELECT hand_id, session FROM events WHERE hand_id IN ('n1',"
+                   " 'n2') AND seq = 1 ORDER BY hand_id", "--json")
+    assert json.loads(sessions.stdout) == [{"hand_id": "n1", "session": None},
+                                           {"hand_id": "n2", "session": "s"}]
+    assert run(db, "act", "n2", "d dh Bob ????").exit_code == 0
+    # n2, played on since, holds n1 already: a second copy would count it twice
+    result = run(db, "hand", "again", "n1", "--session", "s")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: hand n1 is recorded again already, as hand n2: a second copy would count it "
+        "twice (void n2 first to record it elsewhere: `handledger void n2 --reason … --by "
+        "…`)\n"))
+    _void(db, "n2")
+    result = run(db, "hand", "start", "--hand", "n3", "--game", "NT", "--stakes", "1/2",
+                 "--button", "Ann", "--seats", "Ann:200,Cy:100")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "n3\n", "")
+    _void(db, "n3")
+    for args in (("cashout", "s", "Ann", "200"), ("cashout", "s", "Bob", "100"),
+                 ("session", "close", "s")):
+        assert run(db, *args).exit_code == 0, args
+    result = run(db, "hand", "start", "--hand", "n4", "--game", "NT", "--stakes", "1/2",
+                 "--button", "Ann", "--seats", "Ann:200,Bob:100")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "n4\n", "")

@@ -59,3 +59,35 @@ def test_run_lists_no_site_hand_paid_its_pots_less_the_rake(tmp_path: Path) -> N
     assert code == 0 and "DISCREPANCY" not in out and "PokerStars-90721705235" not in out
     assert out.splitlines()[1] == (
         "1 hand(s) replayed: 0 paid differently from the rules, 0 showdown(s) not verifiable")
+
+
+def test_run_lists_no_voided_hand(tmp_path: Path) -> None:
+    """v1 voided after its blinds (Bob 2 and Ann 1 back: net 0 each), v2 folded by Ann to
+    Bob's big blind, ended with no payout recorded (Bob +1, Ann -1), both in one JSON-lines
+    file: ``run`` prints v2 (its note: no recorded payouts) and not v1 (every chip went
+    back, as the host meant), as ``replay --problems`` does; ``--all`` prints both."""
+    live = tmp_path / "live.duckdb"
+    seats = ("--game", "NT", "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")
+    for args in (("hand", "start", "--hand", "v1", *seats),
+                 ("void", "v1", "--reason", "misdeal", "--by", "host"),
+                 ("hand", "start", "--hand", "v2", *seats), ("act", "v2", "d dh Ann ????"),
+                 ("act", "v2", "d dh Bob ????"), ("act", "v2", "Ann f"), ("act", "v2", "end")):
+        assert one_shot(live, *args)[0] == 0, args
+    folder = tmp_path / "night"
+    folder.mkdir()
+    code, out, _ = one_shot(live, "export", "--format", "jsonl", "-o", str(folder / "h.jsonl"))
+    assert code == 0, out
+    db = tmp_path / "a.duckdb"
+    code, out, _ = one_shot(db, "run", str(folder))
+    assert code == 0
+    assert [line.split()[1] for line in out.splitlines() if line.startswith("hand ")] == ["v2"]
+    assert "  note: no recorded payouts" in out.splitlines()
+    assert "voided" not in out
+    code, out, _ = one_shot(db, "replay", "--problems")
+    assert code == 0
+    assert [line.split()[1] for line in out.splitlines() if line.startswith("hand ")] == ["v2"]
+    code, out, _ = one_shot(tmp_path / "b.duckdb", "run", "--all", str(folder))
+    assert code == 0
+    assert [line.split()[1] for line in out.splitlines() if line.startswith("hand ")] == [
+        "v1", "v2"]
+    assert "  note: voided: every contribution returned" in out.splitlines()

@@ -1,6 +1,7 @@
-"""``settle`` (and every read in money) over sessions of different money units names each
-session's unit as ``session list --json`` gives it (``currency``, ``decimals``) and what to do
-(README, "Chips of different values do not add up"). A PokerNow log of whole chips makes a
+"""Every read in money over sessions of different money units names each session's unit as
+``session list --json`` gives it (``currency``, ``decimals``) and what to do (README, "Chips of
+different values do not add up"); ``settle``, which settles each session apart, settles each
+in its own unit then, a block each (README "settle"). A PokerNow log of whole chips makes a
 session of plain chips (no currency, 0 decimals), one in cents a session of chips of 0.01 of
 no currency (2 decimals): both read "plain chips, no currency" before, though what differs is
 the decimals. Naming each session's chip's worth in one currency (``session set``) settles
@@ -34,8 +35,17 @@ def test_settle_names_each_sessions_currency_and_decimals_and_what_to_do(user) -
              f"currency; {CENTS}: no currency, 2 decimals)")
     worth = ("or give each session of no currency its chip's worth in one currency "
              "(`handledger session set S --chip-value V --currency C`)")
-    assert user("settle") == (2, "", f"error: {units}: read one session with --session, "
-                                     f"{worth}\n")
+    # settle settles each session apart, so each in its own unit: a block each, as
+    # `settle --session` gives it (the excerpt's nets: sappxxu +8.55, yfg +1.29, Ntunn -0.53,
+    # OjtkunxseAbye -0.83, Mdeyxwb -2.63, ihgq0hrmf -5.85)
+    excerpt = [f"session {CENTS}:", "Ntunn pays sappxxu 0.07", "Ntunn pays yfg 0.46",
+               "ihgq0hrmf pays sappxxu 5.85", "Mdeyxwb pays sappxxu 2.63",
+               "OjtkunxseAbye pays yfg 0.83", "5 transfer(s) settle 6 player(s)"]
+    code, out, _ = user("settle")
+    assert (code, out.splitlines()) == (0, [
+        f"session {PLAIN}:", "Qapurjsa9 pays TA 3 chips", "Qapurjsa9 pays Anvjfbmj2 1 chip",
+        "2 transfer(s) settle 3 player(s)", *excerpt])
+    assert user("settle", "--session", CENTS)[1].splitlines() == excerpt[1:]
     assert user("balances", "--money")[2] == (
         f"error: {units}: read one session with --session, {worth}\n")
     assert user("standings", "--money")[2] == (
@@ -43,11 +53,15 @@ def test_settle_names_each_sessions_currency_and_decimals_and_what_to_do(user) -
         f"money with `handledger balances --session S --money`, {worth}\n")
 
     assert user("session", "set", PLAIN, "--chip-value", "0.01", "--currency", "USD")[0] == 0
-    assert user("settle") == (
-        2, "", f"error: the sessions use different currencies or decimals ({PLAIN}: USD, 2 "
-        f"decimals; {CENTS}: no currency, 2 decimals): read one session with --session, or "
-        "give each session of no currency its chip's worth in USD (`handledger session set S "
-        "--chip-value V --currency USD`)\n")
+    code, out, _ = user("settle")
+    assert (code, out.splitlines()) == (0, [
+        f"session {PLAIN}:", "Qapurjsa9 pays TA 0.03 USD", "Qapurjsa9 pays Anvjfbmj2 0.01 USD",
+        "2 transfer(s) settle 3 player(s)", *excerpt])
+    code, out, _ = user("settle", "--json")
+    assert [(b["session"], b["decimals"], b["currency"], [t["amount"] for t in b["transfers"]])
+            for b in json.loads(out)["sessions"]] == [
+        (PLAIN, 2, "USD", [3, 1]), (CENTS, 2, None, [7, 46, 585, 263, 83])]
+    assert json.loads(out)["hands_of_no_session_unsettled"] == 0
 
     assert user("session", "set", CENTS, "--chip-value", "0.01", "--currency", "USD")[0] == 0
     code, out, _ = user("settle", "--json")
@@ -124,3 +138,30 @@ def test_settle_of_one_session_among_several_names_no_session(user) -> None:  # 
         assert user("session", "set", name, "--chip-value", "0.01", "--currency", "USD")[0] == 0
     assert user("settle", "--session", CENTS)[1].splitlines()[:2] == [
         "Ntunn pays sappxxu 0.07 USD", "Ntunn pays yfg 0.46 USD"]
+
+
+def test_settle_of_sessions_beside_hands_of_no_session_in_another_unit(user) -> None:  # noqa: ANN001
+    """Session fri of 0.25 USD chips: Ann (button, small blind) folds to Bob's big blind, Bob
+    +1 chip (0.25 USD); wrong-push.phh imported without --session counts plain chips. The
+    units differ, so settle settles fri in its money and says the hand of no session is not
+    settled, where it refused the whole ledger before."""
+    from tests.conftest import DATA
+
+    for args in (("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "fri", "Ann", "100"), ("buyin", "fri", "Bob", "100"),
+                 ("hand", "start", "--session", "fri", "--hand", "f1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann"),
+                 ("act", "f1", "d dh Ann ????"), ("act", "f1", "d dh Bob ????"),
+                 ("act", "f1", "Ann f"), ("act", "f1", "end"),
+                 ("import", str(DATA / "dispute" / "wrong-push.phh"))):
+        assert user(*args)[0] == 0, args
+    assert user("settle") == (0, (
+        "session fri:\nAnn pays Bob 0.25 USD\n1 transfer(s) settle 2 player(s)\n"
+        "hands of no session (1 hand(s)): not settled: no `pay` records them, and no session's "
+        "books hold them (`handledger balances` without --money gives their table)\n"), "")
+    code, out, _ = user("settle", "--json")
+    assert (code, json.loads(out)) == (0, {"sessions": [{
+        "session": "fri", "transfers": [{"session": "fri", "from": "Ann", "from_name": "Ann",
+                                         "to": "Bob", "to_name": "Bob", "amount": 25}],
+        "decimals": 2, "currency": "USD", "paid_already": 0, "payments_recorded": 0}],
+        "hands_of_no_session_unsettled": 1})

@@ -92,6 +92,45 @@ def settlement_by_session(con: Any) -> tuple[list[SessionTransfer], Balances]:
     return out, books
 
 
+#: One session's settlement in its own unit: ``(session, transfers, balances)``
+#: (:func:`settlement_each`).
+SessionBlock = tuple[str, list[HouseTransfer], Balances]
+
+
+def units_differ(con: Any) -> bool:
+    """Whether the hands read count money of more than one unit (currency or decimals,
+    :func:`ledger.audit.money_units.money_places`) and a session is among them: the whole
+    ledger's nets do not add up in one money, so :func:`settlement_by_session` cannot settle
+    it, and :func:`settlement_each` settles each session in its own (hands of no session
+    alone, of several units, have no session to settle: refused as the balances are)."""
+    from ledger.audit.money_units import money_places
+
+    places = money_places(con, None)
+    return len(places) > 1 and any(s is not None for where in places.values() for s in where)
+
+
+def settlement_each(con: Any) -> tuple[list[SessionBlock], int]:
+    """Every session settled in its own unit (:func:`settlement` of each, in ledger order:
+    README "settle": a payment settles a session between its players, in its money), and the
+    number of hands of no session, which are settled in none (no ``pay`` records them, and
+    their money need not be a session's).
+
+    Raises:
+        LedgerError: as :func:`settlement` of a session, the message naming the session.
+    """
+    blocks: list[SessionBlock] = []
+    for (name,) in con.execute("SELECT session FROM session_book WHERE session IS NOT NULL"
+                               " ORDER BY ord").fetchall():
+        try:
+            transfers, books = settlement(con, name)
+        except LedgerError as exc:
+            raise LedgerError(str(exc).replace(
+                "cannot settle:", f"cannot settle session {name}:", 1)) from None
+        blocks.append((name, transfers, books))
+    (loose,) = con.execute("SELECT count(*) FROM hands WHERE session IS NULL").fetchone()
+    return blocks, int(loose)
+
+
 def _session_groups(con: Any, nets: dict[str, int], owed_house: int
                     ) -> list[tuple[str | None, dict[str, int], int]]:
     """``nets`` (what each player still owes or is owed, all sessions) and ``owed_house``

@@ -171,6 +171,37 @@ def row_at(ledger: Any, position: int) -> tuple[str, str, int] | None:
     return rows[0] if rows else None
 
 
+#: What ``verify --against`` calls the rows of each event type it counts after the latest
+#: checkpoint, singular and plural; a hand's actions are its events, any other type by its name.
+_KINDS = {"correction": ("correction", "corrections"), "hand_voided": ("void", "voids"),
+          "buy_in": ("entry", "entries"), "cash_out": ("entry", "entries"),
+          "payment": ("entry", "entries"),
+          "entry_corrected": ("entry correction", "entry corrections"),
+          "session_opened": ("session opening", "session openings"),
+          "session_closed": ("session close", "session closes"),
+          "session_changed": ("session change", "session changes"),
+          "player_alias": ("player alias", "player aliases"),
+          "player_unaliased": ("alias ended", "aliases ended")}
+
+
+def row_kinds(ledger: Any, first: int, last: int) -> str:
+    """The stored rows at positions ``first`` to ``last`` counted by kind, in words: ``12 hand
+    events, 3 corrections, 1 void, 2 entries`` (a hand's own rows, then its corrections and
+    voids, book entries — buy-ins, cash-outs, payments — and the rest, each kind in the order
+    its first row was written)."""
+    rows = ledger.query(
+        "SELECT type, hand_id IS NOT NULL, count(*), min(position) FROM events"
+        " WHERE position BETWEEN $1 AND $2 GROUP BY 1, 2 ORDER BY 4", [first, last])
+    counts: dict[tuple[str, str], int] = {}
+    for kind, of_hand, count, _ in rows:
+        words = _KINDS.get(kind) or (("hand event", "hand events") if of_hand else (kind, kind))
+        counts[words] = counts.get(words, 0) + int(count)
+    order = [("hand event", "hand events"), ("correction", "corrections"), ("void", "voids"),
+             ("entry", "entries")]
+    ranked = sorted(counts, key=lambda w: order.index(w) if w in order else len(order))
+    return ", ".join(f"{counts[w]} {w[0] if counts[w] == 1 else w[1]}" for w in ranked)
+
+
 def hash_prefixes(ledger: Any, after: int, upto: int, digits: int) -> str:
     """The first ``digits`` hex digits of the hash of every stored row with ``after <
     position <= upto``, run together in position order (one aggregate: about 1 s for a

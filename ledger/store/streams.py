@@ -489,6 +489,24 @@ def latest_session(ledger: Any) -> str | None:
     return rows[0][0] if rows else None
 
 
+def hands_seating_alike(ledger: Any, game: str, seats: str) -> list[str]:
+    """The hands of ``game`` whose ``hand_started`` seats exactly ``seats`` (their JSON as
+    stored: ``[{"player":"Ann","seat":null,"stack":100}, …]``), in ledger order."""
+    return [h for h, in ledger.query(
+        "SELECT hand_id FROM events WHERE seq = 1 AND type = 'hand_started'"
+        " AND payload->>'game' = $1 AND CAST(payload->'seats' AS VARCHAR) = $2"
+        " ORDER BY position", [game, seats])]
+
+
+def unclosed_sessions(ledger: Any) -> list[str]:
+    """The sessions opened with no ``session_closed`` row, in the order they were opened (a
+    close taken back is for :func:`replay.sessions.open_state` to say)."""
+    return [s for s, in ledger.query(
+        "SELECT session FROM events WHERE hand_id IS NULL AND type IN ('session_opened',"
+        " 'session_closed') GROUP BY session HAVING bool_and(type = 'session_opened')"
+        " ORDER BY min(position)")]
+
+
 def stored_rows(ledger: Any, streams: Sequence[str]) -> dict[tuple[str, int], str]:
     """``{(stream, seq): the stored event JSON}`` of every row of ``streams``."""
     if not streams:

@@ -24,6 +24,7 @@ from ledger.model.names import (
 )
 from replay import carry
 from replay.live.continuity import not_in_play, stacks_not_followed
+from replay.live.sessionless import sessionless_warnings
 from replay.live.spec import LiveHand, build_started, qualifier_unsaid_live
 
 
@@ -64,11 +65,14 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     his buy-ins, or who is in its books with no buy-in (a payment, a seat in an earlier
     hand), or whose stack does not follow his latest hand there
     (:func:`stacks_not_followed`): the hand is still started, buy-ins being book entries, and
-    the audit's stack continuity names the difference. In a session of PokerNow ids, a seat
-    (and the button) may name the player as the reads show him: he is seated by his id
-    (:func:`replay.seat_names.seated_by_id`). A declare hand of a game whose code names the
-    8-or-better qualifier, its ``--declare-options`` giving no ``low_qualifier``, gets a
-    ``note:`` line saying its low needs none (:func:`qualifier_unsaid_live`).
+    the audit's stack continuity names the difference. Without a session, ``note`` gets one
+    warning line when an open session seats every player of the hand in its books, naming it
+    and how to record the hand there (:func:`replay.live.sessionless.sessionless_warnings`).
+    In a session of PokerNow ids, a seat (and the button) may name the player as the reads
+    show him: he is seated by his id (:func:`replay.seat_names.seated_by_id`). A declare hand
+    of a game whose code names the 8-or-better qualifier, its ``--declare-options`` giving no
+    ``low_qualifier``, gets a ``note:`` line saying its low needs none
+    (:func:`qualifier_unsaid_live`).
 
     Raises:
         ChainBroken: the chain's tail fails the check its append makes
@@ -83,7 +87,7 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     from ledger.store.streams import first_rows, seated_in
     from replay.seat_names import seated_by_id
     from replay.sessions import open_state
-    from replay.sessions.state import alias_group, series_names
+    from replay.sessions.state import series_names
 
     # an alias is his player's name in the books, as in the audit
     names = series_names(ledger) if session is not None else {}
@@ -106,35 +110,49 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
         check_bought_in(ledger, session, state, [s.player for s in started.seats], played,
                         names)
         ledger.check_tail()  # its append's check first: an edited tail named, not the hands
-        not_in_play(ledger, session, started, names, _labeller(ledger))
+        not_in_play(ledger, session, started, names, labeller(ledger))
     else:
         _check_new_seats(ledger, [s.player for s in started.seats])
         ledger.check_tail()
-        not_in_play(ledger, None, started, {}, _labeller(ledger))  # a name is one player
+        not_in_play(ledger, None, started, {}, labeller(ledger))  # a name is one player
     ledger.append_many(batches)
-    if state is not None:
-        shown = _labeller(ledger)
-        for seat in started.seats:
-            me = names.get(seat.player, seat.player)
-            bought = state.chips_in.get(me)
-            if me in state.cashed and me not in state.seated:
-                note(f"warning: {shown(seat.player)} cashed out of session {session} and has "
-                     f"not bought in since (record it: `handledger buyin {session} "
-                     f"{seat.player} CHIPS`)")
-            elif bought is None:
-                note(f"warning: {shown(seat.player)} has no buy-in in session {session} "
-                     f"(record it: `handledger buyin {session} {seat.player} CHIPS`)")
-            elif not alias_group(ledger, seat.player, names) & played and seat.stack > bought:
-                note(f"warning: {shown(seat.player)} starts hand {hand} with {seat.stack} but "
-                     f"{shown(seat.player)}'s buy-ins in session {session} come to {bought}")
-        for line in stacks_not_followed(ledger, session, started, played, names, shown):
-            note(line)
+    lines = (book_warnings(ledger, state, session, hand, started, played, names)
+             if state is not None and session is not None
+             else sessionless_warnings(ledger, hand, [s.player for s in started.seats]))
+    for line in lines:
+        note(line)
     if (unsaid := qualifier_unsaid_live(spec)) is not None:
         note(f"note: {unsaid}")
     return hand
 
 
-def _labeller(ledger: Any) -> Callable[[str], str]:
+def book_warnings(ledger: Any, state: Any, session: str, hand: str, started: Any,
+                   played: set[str], names: dict[str, str]) -> list[str]:
+    """The ``warning:`` lines of :func:`start_hand` in a session: a seated player with no
+    buy-in there, cashed out and not bought in since, starting his first hand there above his
+    buy-ins, or whose stack does not follow the books (:func:`stacks_not_followed`)."""
+    from replay.sessions.state import alias_group
+
+    shown = labeller(ledger)
+    out = []
+    for seat in started.seats:
+        me = names.get(seat.player, seat.player)
+        bought = state.chips_in.get(me)
+        if me in state.cashed and me not in state.seated:
+            out.append(f"warning: {shown(seat.player)} cashed out of session {session} and has "
+                       f"not bought in since (record it: `handledger buyin {session} "
+                       f"{seat.player} CHIPS`)")
+        elif bought is None:
+            out.append(f"warning: {shown(seat.player)} has no buy-in in session {session} "
+                       f"(record it: `handledger buyin {session} {seat.player} CHIPS`)")
+        elif not alias_group(ledger, seat.player, names) & played and seat.stack > bought:
+            out.append(f"warning: {shown(seat.player)} starts hand {hand} with {seat.stack} "
+                       f"but {shown(seat.player)}'s buy-ins in session {session} come to "
+                       f"{bought}")
+    return [*out, *stacks_not_followed(ledger, session, started, played, names, shown)]
+
+
+def labeller(ledger: Any) -> Callable[[str], str]:
     """``label(player)``: the name the reads show for a stored player (a PokerNow id's label,
     :func:`ledger.model.names.shown_labels`; anyone else as stored), the names read from
     ``ledger`` once, when a warning first names someone (``hand start`` is the hot path)."""

@@ -1,0 +1,136 @@
+"""A voided hand recorded again, under a new hand id, in a session (``hand again``): the way
+to put right a hand recorded live in no session (or the wrong one) with appended events only.
+The voided hand stays as it is (every chip back, its history whole); the new hand holds its
+events as they stood before the void, corrections applied, its ``hand_started`` naming the new
+id and the session, held to the rules a hand started there is (README "Sessions"): every seat
+in the session's books, no player in another of its hands still in play, chips carried from
+its last hand (RULES.md §7.1), and the same warnings.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from engine.errors import IllegalAction
+from ledger.model.batch import Batch
+from ledger.model.errors import LedgerError
+from replay import carry
+from replay.amendment_kinds import writes_of
+from replay.amendments import numbered_events, split_stream
+
+
+def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None,
+                 note: Any = lambda line: None) -> str:
+    """Append the voided ``hand``'s events as they stood before its void (its corrections in
+    force applied) as a new hand ``new`` (default: generated as ``hand start`` does) of
+    ``session``; return its id. ``note`` gets ``hand start``'s warning lines for the seats
+    (:func:`replay.live.start.book_warnings`).
+
+    Raises:
+        NotFound: no such hand, or no such session; LedgerError: the hand is not voided (void
+            it first), is recorded again already (a hand not voided holds its events under
+            another id: :func:`_recorded_again`), was read from a file (its file is the
+            hand: import it with ``--session`` into a new ledger), counts money or carries
+            chips (a hand of no session carries none), the id is taken, the session is
+            closed, or a seat is not in its books or in another of its hands still in play
+            (as ``hand start``);
+            IllegalAction: the events do not replay (they did before the void).
+    """
+    from ledger.model.names import check_hand_id
+    from ledger.store.streams import first_rows, seated_in
+    from replay.fold import fold
+    from replay.live.continuity import not_in_play
+    from replay.live.start import book_warnings, check_bought_in, labeller
+    from replay.sessions import open_state
+    from replay.sessions.state import series_names
+
+    rows = ledger.read(hand)
+    events = before_void(hand, rows)
+    started = events[0]
+    if "file" in started.source or started.unit.currency is not None or (
+            started.unit.minor_per_chip, started.unit.decimals) != (1, 0):
+        raise LedgerError(
+            f"hand {hand} was read from a file{' in money' if started.unit.currency else ''}: "
+            "its file is the hand; to have it in a session, import the file into a new "
+            f"ledger (`handledger --db NEW import --session {session} FILE`)")
+    if any(e.type == "carry_over" for e in events):
+        raise LedgerError(f"hand {hand} carries chips to or from another hand (RULES.md §7.1): "
+                          "recorded again it would carry them twice")
+    names = series_names(ledger)
+    state = open_state(ledger, session, players=names)
+    if new is None:
+        count = len(ledger.streams(kind="hand", session=session))
+        new = f"{session}-{count + 1}-{uuid.uuid4().hex[:6]}"
+    elif first_rows(ledger, [check_hand_id(new)]):
+        raise LedgerError(f"hand {new!r} is already in the ledger: give another --hand, or "
+                          "none for a generated id")
+    if (copy := _recorded_again(ledger, hand, events)) is not None:
+        raise LedgerError(
+            f"hand {hand} is recorded again already, as hand {copy}: a second copy would count "
+            f"it twice (void {copy} first to record it elsewhere: `handledger void {copy} "
+            "--reason … --by …`)")
+    again = [started.model_copy(update={"hand": new, "session": session}), *events[1:]]
+    fold(again)  # legal as before: the same events
+    played = seated_in(ledger, session)
+    check_bought_in(ledger, session, state, [s.player for s in again[0].seats], played, names)
+    ledger.check_tail()
+    not_in_play(ledger, session, again[0], names, labeller(ledger))
+    batches = carry.link([Batch(new, again, new, session, None)], carry.previous_in(ledger))
+    ledger.append_many(batches)
+    for line in book_warnings(ledger, state, session, new, again[0], played, names):
+        note(line)
+    return new
+
+
+def _recorded_again(ledger: Any, hand: str, events: list[Any]) -> str | None:
+    """The hand, not voided, that already holds ``events`` (``hand``'s before its void) under
+    another id: its start the same but for the id and session, its events in force starting
+    with the same ones (it may have been played on); None when there is none."""
+    import json
+
+    from ledger.store.streams import hands_seating_alike
+    from replay.amendments import effective_events
+
+    started = events[0]
+    seats = json.dumps([s.model_dump(mode="json") for s in started.seats],
+                       separators=(",", ":"), sort_keys=True)
+    same = started.model_dump(mode="json", exclude={"hand", "session"})
+    for other in hands_seating_alike(ledger, started.game, seats):
+        if other == hand:
+            continue
+        theirs = [r.event for r in ledger.read(other)]
+        if split_stream(theirs)[2]:  # voided: it counts for nothing
+            continue
+        try:
+            theirs, _ = effective_events(theirs)
+        except IllegalAction:
+            continue
+        if (theirs[0].model_dump(mode="json", exclude={"hand", "session"}) == same
+                and theirs[1:len(events)] == events[1:]):
+            return other
+    return None
+
+
+def before_void(hand: str, rows: list[Any]) -> list[Any]:
+    """The events of ``hand`` (its stored ``rows``, by seq) as they stood just before the void
+    in force: its corrections before it applied, the void and its own correction (which drops
+    an ended hand's end) left out.
+
+    Raises:
+        LedgerError: no void is in force (``hand again`` records a voided hand again).
+    """
+    events = [r.event for r in rows]
+    _, _, voids = split_stream(events)
+    if not voids:
+        raise LedgerError(
+            f"hand {hand} is not voided: recorded again it would count twice; void it first "
+            f"(`handledger void {hand} --reason … --by …`), then record it again")
+    seq = voids[-1].seq
+    write = next(w for w in writes_of(rows) if any(r.seq == seq for r in w))
+    cut = min(r.seq for r in write)  # the void's write: its own correction, then the void
+    try:
+        numbered, _ = numbered_events(events[:cut - 1])
+    except IllegalAction as exc:  # a stream that did not apply before its void
+        raise LedgerError(f"hand {hand}: its events before the void do not apply: {exc}") from None
+    return [n.event for n in numbered]
