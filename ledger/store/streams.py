@@ -181,6 +181,20 @@ def session_hand_streams(ledger: Any, sessions: Sequence[str], *, after: int = 0
     return [(hand, session, body, position) for hand, session, body, position in rows]
 
 
+def read_streams(ledger: Any, streams: Collection[str]) -> dict[str, list[StoredEvent]]:
+    """{stream: its rows by seq, as :meth:`ledger.store.store.Ledger.read` gives them} of those
+    of ``streams`` the ledger holds, read with one query (a write of many hands, ``void HAND
+    HAND ...``, reads them once, not a query a hand); a stream with no row is left out (its
+    :meth:`~ledger.store.store.Ledger.read` raises ``NotFound``)."""
+    out: dict[str, list[StoredEvent]] = {}
+    if not streams:
+        return out
+    for row in ledger.query(f"SELECT {COLUMNS} FROM events WHERE list_contains($1, stream)"
+                            " ORDER BY stream, seq", [list(streams)]):
+        out.setdefault(row[1], []).append(StoredEvent(*row))
+    return out
+
+
 def _whole(ledger: Any, hand: str) -> RawHand:
     rows = ledger.read(hand)
     if not rows or rows[0].hand_id is None:
