@@ -42,7 +42,7 @@ from replay.sessions.state import (
     session_names,
     session_state,
 )
-from replay.whatif import Downstream, with_refusals
+from replay.whatif import Downstream, SessionHands, with_refusals
 
 
 @dataclass(frozen=True)
@@ -141,8 +141,9 @@ def _unfollowed(ledger: Any, done: list[VoidChecked]) -> list[Downstream]:
     names them (its ``was`` is what the books expected before the voids), each hand's way to
     follow checked with all its players' stacks (:func:`replay.whatif.with_refusals`)."""
     found: dict[tuple[str, str], Downstream] = {}
+    known: dict[str, SessionHands] = {}  # each session's hands read and replayed once
     for c in reversed(done):
-        for d in void_downstream(ledger, c.hand, c.session, c.stored, c.voided.hand):
+        for d in void_downstream(ledger, c.hand, c.session, c.stored, c.voided.hand, known):
             found.setdefault((d.hand, d.player), replace(d, refused=None))
     order = {h: k for k, h in enumerate(_in_ledger_order(ledger, {h for h, _ in found}))}
     return with_refusals(ledger, sorted(found.values(), key=lambda d: order[d.hand]))

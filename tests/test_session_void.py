@@ -522,3 +522,23 @@ def test_void_of_hands_of_a_session_and_of_none_appends_the_latest_first(user, f
                     f"{draw},25,correction", f"{draw},26,hand_voided",
                     "h2,8,correction", "h2,9,hand_voided", "h1,8,correction", "h1,9,hand_voided"]
     assert user("verify")[0] == 0
+
+
+def test_the_later_hands_looked_for_with_the_session_read_once(fri) -> None:  # noqa: ANN001
+    """What h2's void leaves unfollowed, looked for with fri's hands read and replayed once
+    for the whole write (``known``, filled as fri is met), is what the void of h2 alone
+    finds: h3 starts Ann with 102 and Bob with 98, where h1 left them 101 and 99."""
+    from ledger.store.store import Ledger
+    from replay.corrections import void_checked
+    from replay.later_hands import void_downstream
+
+    with Ledger(str(fri), read_only=True) as ledger:
+        alone = void_checked(ledger, "h2", reason="wrong ledger", by="host")
+        known: dict = {}
+        once = void_downstream(ledger, "h2", alone.session, alone.stored, alone.voided.hand,
+                               known)
+    assert [(d.hand, d.player, d.starting, d.expected, d.was) for d in once] == [
+        ("h3", "Ann", 102, 101, 102), ("h3", "Bob", 98, 99, 98)]
+    assert once == alone.voided.downstream
+    assert list(known) == ["fri"]
+    assert known["fri"].streams == ["h1", "h2", "h3"]
