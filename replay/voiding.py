@@ -20,7 +20,7 @@ above the buy-ins (:func:`replay.sessions.amending.check_correction`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -98,9 +98,10 @@ def _in_ledger_order(ledger: Any, hands: Collection[str]) -> list[str]:
 
 def _void_latest_first(ledger: Any, hands: list[str], *, reason: str, by: str,
                        keys: KeyStore | None, sign: str | None, closed: bool,
-                       stored: Mapping[str, Sequence[Any]]) -> list[VoidChecked]:
+                       stored: dict[str, Sequence[Any]]) -> list[VoidChecked]:
     """Check and append the void of each of ``hands`` (in ledger order; ``stored``: their
-    rows, :func:`ledger.store.streams.read_streams`), the latest first, in the caller's
+    rows, :func:`ledger.store.streams.read_streams`, each let go once its hand is checked:
+    the void keeps the events it needs), the latest first, in the caller's
     transaction; the voids appended, in ledger order. The later hands each leaves unfollowed
     are not looked for (:func:`_unfollowed`).
 
@@ -113,7 +114,7 @@ def _void_latest_first(ledger: Any, hands: list[str], *, reason: str, by: str,
     takers = takers_of(ledger)
     waiting: list[VoidChecked] = []
     for hand in reversed(hands):
-        rows = stored[hand]
+        rows = stored.pop(hand)
         if rows[0].session is not None:
             _append(ledger, waiting)
         with locating(hand=hand):
