@@ -17,7 +17,7 @@ session's previous hand in the ledger through a callback when it is not among th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from engine.errors import IllegalAction
@@ -255,15 +255,29 @@ def _prior(
     return found[0], found[1], None
 
 
-def taken_by(ledger: Any, hand: str) -> str | None:
+def taken_by(ledger: Any, hand: str, known: Mapping[str, str] | None = None) -> str | None:
     """The hand of the ledger whose ``carry_over`` in names ``hand``: the one that took the
-    chips ``hand`` carried out or passed on (RULES.md §7.1); None when none did."""
+    chips ``hand`` carried out or passed on (RULES.md §7.1); None when none did. ``known``:
+    :func:`takers` of the ledger, read once for a write of many hands (no query)."""
+    if known is not None:
+        return known.get(hand)
     rows = ledger.query(
         "SELECT hand_id FROM events WHERE type = 'carry_over' AND hand_id <> $1"
         " AND json_extract_string(payload, '$.direction') = 'in'"
         " AND json_extract_string(payload, '$.other_hand') = $1 ORDER BY position LIMIT 1",
         [hand])
     return rows[0][0] if rows else None
+
+
+def takers(ledger: Any) -> dict[str, str]:
+    """{hand: :func:`taken_by` of it} of every hand some ``carry_over`` in of the ledger
+    names, read with one query: a write of many hands (``void HAND HAND ...``) looks each up
+    there. A void appends no ``carry_over``, so the voids of the write leave it true."""
+    return dict(ledger.query(
+        "SELECT other, arg_min(hand_id, position) FROM (SELECT hand_id, position,"
+        " json_extract_string(payload, '$.other_hand') AS other FROM events"
+        " WHERE type = 'carry_over' AND json_extract_string(payload, '$.direction') = 'in')"
+        " WHERE hand_id <> other GROUP BY other"))
 
 
 def leaves(hand: Any) -> int:

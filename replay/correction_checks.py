@@ -10,7 +10,7 @@ refuses; nothing is written then.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalAction
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] = (),
-                  *, voiding: bool = False) -> bool:
+                  *, voiding: bool = False, takers: Mapping[str, str] | None = None) -> bool:
     """Refuse a void of ``hand`` (or the undo of its void) once a later hand took the chips it
     carried out or passed on (RULES.md §2.2, §3.8, §7.1): ``doing`` would give them back to the
     players while that hand holds them. A hand of ``together`` (voided in the same write,
@@ -34,6 +34,7 @@ def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] 
 
     ``voiding``: the void of ``hand`` (not an undo): its refusal names the way through,
     ``void`` of the hand and every hand that took the chips after it, in one write.
+    ``takers``: :func:`replay.carry.takers` of the ledger, read once for the write.
 
     Raises:
         IllegalAction: naming the first hand not of ``together`` that took them (voided
@@ -41,10 +42,10 @@ def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] 
     """
     from replay.carry import hand_sections, taken_by, taker_chain
 
-    later = taken_by(ledger, hand)
+    later = taken_by(ledger, hand, takers)
     taken = later is not None
     while later is not None and later in together:
-        later = taken_by(ledger, later)
+        later = taken_by(ledger, later, takers)
     if later is None:
         return taken
     from replay.amendments import split_stream

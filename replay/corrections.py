@@ -10,7 +10,7 @@ corrected hand does not replay legally, or does what :mod:`replay.correction_che
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -292,7 +292,8 @@ class VoidChecked:
 def void_checked(ledger: Any, hand: str, *, reason: str, by: str,
                  keys: KeyStore | None = None, sign: str | None = None,
                  closed: bool = False, look_later: bool = True,
-                 together: Collection[str] = ()) -> VoidChecked:
+                 together: Collection[str] = (), rows: Sequence[Any] | None = None,
+                 takers: Mapping[str, str] | None = None) -> VoidChecked:
     """The void of ``hand`` as :func:`void` appends it, every check made, nothing written
     and nothing proven (the caller proves the ledger first:
     :func:`ledger.store.proven.prove_before_writing`). Reads the ledger as it stands, so a
@@ -303,6 +304,8 @@ def void_checked(ledger: Any, hand: str, *, reason: str, by: str,
     first): chips this hand carried to them alone go back to its players with the rest (the
     void drops its ``carry_over`` out), and chips carried into it from one of them are
     nobody's (the void drops its ``carry_over`` in: it passes nothing on; RULES.md §7.1).
+    ``rows``: the hand's stored rows, read by the caller (:func:`ledger.store.streams.
+    read_streams`, once for many hands); ``takers``: :func:`replay.carry.takers`, read once.
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
@@ -315,12 +318,13 @@ def void_checked(ledger: Any, hand: str, *, reason: str, by: str,
             and the void would move a player's net, without ``closed``
             (:func:`replay.correction_checks.closed_void`).
     """
-    rows = ledger.read(hand)
+    if rows is None:
+        rows = ledger.read(hand)
     events = [r.event for r in rows]
     if split_stream(events)[2]:
         raise IllegalAction("the hand is already voided", hand=hand)
     to_them = carried_taken(ledger, hand, "a void returns every contribution", together,
-                            voiding=True)
+                            voiding=True, takers=takers)
     carried = {r.seq for r in rows if r.type == "carry_over" and (
         to_them if r.event.direction == "out" else r.event.other_hand in together)}
     drop = ({r.seq for r in rows if r.type == "hand_ended"} | carried

@@ -51,18 +51,18 @@ def stacks_followed(ledger: Any, hand: str, session: str | None, events: Sequenc
 
 
 def void_downstream(ledger: Any, hand: str, session: str | None, events: Sequence[Any],
-                    voided: Any) -> list[Any]:
+                    voided: Any, known: dict[str, Any] | None = None) -> list[Any]:
     """The later hands of ``session`` whose starting stack of a player the void of the
     finished ``hand`` (its stored ``events``; ``voided``: its :class:`replay.fold.HandReplay`
     as the void leaves it) leaves the books no longer following, as ``correct`` and ``undo``
     name them (:class:`replay.whatif.Downstream`, the audit's ``stack_continuity``): the void
     goes in and these are warned of. A hand in play is :func:`stacks_followed`'s; reads
-    only."""
-    return _moved(ledger, hand, session, events, voided, in_play=False)
+    only. ``known``: as :func:`replay.whatif.downstream_of` takes it."""
+    return _moved(ledger, hand, session, events, voided, in_play=False, known=known)
 
 
 def _moved(ledger: Any, hand: str, session: str | None, events: Sequence[Any], voided: Any,
-           *, in_play: bool) -> list[Any]:
+           *, in_play: bool, known: dict[str, Any] | None = None) -> list[Any]:
     """:func:`replay.whatif.downstream_of` the void of ``hand`` when the hand is in play
     (``in_play``) or not; empty for a hand of no session, of the other kind, or whose stream
     the rules refuse (a void drops what cannot be played)."""
@@ -77,7 +77,7 @@ def _moved(ledger: Any, hand: str, session: str | None, events: Sequence[Any], v
         return []
     if (before.result.status == "open") != in_play:
         return []
-    return downstream_of(ledger, hand, session, before, voided)
+    return downstream_of(ledger, hand, session, before, voided, known)
 
 
 def reopened_followed(ledger: Any, hand: str, session: str | None, after: Any,

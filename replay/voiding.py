@@ -28,7 +28,9 @@ from engine.errors import IllegalAction
 from ledger.model.errors import LedgerError, MalformedInput, locating
 from ledger.store.keys import KeyStore
 from ledger.store.proven import prove_before_writing
+from ledger.store.streams import read_streams
 from replay.amendments import split_stream
+from replay.carry import takers as takers_of
 from replay.corrections import VoidChecked, Voided, void_checked
 from replay.later_hands import void_downstream
 from replay.sessions.amending import correction_checked
@@ -40,7 +42,7 @@ from replay.sessions.state import (
     session_names,
     session_state,
 )
-from replay.whatif import Downstream, with_refusals
+from replay.whatif import Downstream, SessionHands, with_refusals
 
 
 @dataclass(frozen=True)
@@ -73,13 +75,15 @@ def void_hands(ledger: Any, hands: Sequence[str], *, reason: str, by: str,
     if twice:
         raise MalformedInput(f"hand {twice[0]} is given twice; nothing written")
     prove_before_writing(ledger)
+    stored = read_streams(ledger, hands)  # one query; a void appends to its own hand alone
     for hand in hands:  # every hand found and not voided before anything is written
         with locating(hand=hand):
-            if split_stream([r.event for r in ledger.read(hand)])[2]:
+            rows = stored.get(hand) or ledger.read(hand)  # not stored: read() names it
+            if split_stream([r.event for r in rows])[2]:
                 raise IllegalAction("the hand is already voided; nothing written", hand=hand)
     with ledger.transaction():
         done = _void_latest_first(ledger, _in_ledger_order(ledger, hands), reason=reason,
-                                  by=by, keys=keys, sign=sign, closed=closed)
+                                  by=by, keys=keys, sign=sign, closed=closed, stored=stored)
         later = _unfollowed(ledger, done)
     return HandsVoided([(c.hand, c.voided) for c in done], later)
 
@@ -94,20 +98,41 @@ def _in_ledger_order(ledger: Any, hands: Collection[str]) -> list[str]:
 
 def _void_latest_first(ledger: Any, hands: list[str], *, reason: str, by: str,
                        keys: KeyStore | None, sign: str | None, closed: bool,
-                       ) -> list[VoidChecked]:
-    """Check and append the void of each of ``hands`` (in ledger order), the latest first,
-    in the caller's transaction; the voids appended, in ledger order. The later hands each
-    leaves unfollowed are not looked for (:func:`_unfollowed`)."""
+                       stored: dict[str, Sequence[Any]]) -> list[VoidChecked]:
+    """Check and append the void of each of ``hands`` (in ledger order; ``stored``: their
+    rows, :func:`ledger.store.streams.read_streams`, each let go once its hand is checked:
+    the void keeps the events it needs), the latest first, in the caller's
+    transaction; the voids appended, in ledger order. The later hands each leaves unfollowed
+    are not looked for (:func:`_unfollowed`).
+
+    The checks of a hand of no session read no other hand's rows but the ``carry_over`` ins
+    (:func:`replay.carry.takers`, read once: a void appends none), so the voids go in together,
+    in that order, with one insert (:meth:`ledger.store.store.Ledger.append_after`), before
+    the checks of a hand of a session, which read its later hands as the voids leave them."""
     out: list[VoidChecked] = []
     together = set(hands)
+    takers = takers_of(ledger)
+    waiting: list[VoidChecked] = []
     for hand in reversed(hands):
+        rows = stored.pop(hand)
+        if rows[0].session is not None:
+            _append(ledger, waiting)
         with locating(hand=hand):
             checked = void_checked(ledger, hand, reason=reason, by=by, keys=keys,
                                    sign=sign, closed=closed, look_later=False,
-                                   together=together)
-            checked.append(ledger)
+                                   together=together, rows=rows, takers=takers)
+        waiting.append(checked)
         out.append(checked)
+    _append(ledger, waiting)
     return out[::-1]
+
+
+def _append(ledger: Any, voids: list[VoidChecked]) -> None:
+    """Append the rows of the voids checked ``voids`` in their order, with one insert, and
+    empty the list."""
+    if voids:
+        ledger.append_after([(c.hand, c.events, c.expected_seq) for c in voids])
+        voids.clear()
 
 
 def _unfollowed(ledger: Any, done: list[VoidChecked]) -> list[Downstream]:
@@ -117,8 +142,9 @@ def _unfollowed(ledger: Any, done: list[VoidChecked]) -> list[Downstream]:
     names them (its ``was`` is what the books expected before the voids), each hand's way to
     follow checked with all its players' stacks (:func:`replay.whatif.with_refusals`)."""
     found: dict[tuple[str, str], Downstream] = {}
+    known: dict[str, SessionHands] = {}  # each session's hands read and replayed once
     for c in reversed(done):
-        for d in void_downstream(ledger, c.hand, c.session, c.stored, c.voided.hand):
+        for d in void_downstream(ledger, c.hand, c.session, c.stored, c.voided.hand, known):
             found.setdefault((d.hand, d.player), replace(d, refused=None))
     order = {h: k for k, h in enumerate(_in_ledger_order(ledger, {h for h, _ in found}))}
     return with_refusals(ledger, sorted(found.values(), key=lambda d: order[d.hand]))
@@ -172,7 +198,8 @@ def void_session(ledger: Any, session: str, *, reason: str, by: str,
             f"session {session} has hand {hand} still in play: end it (`handledger act "
             f"{hand} end`, once its pots are paid) or void it (`handledger void {hand} "
             "--reason … --by …`) first; nothing written")
-    to_void = [h for h in hands if not split_stream([r.event for r in ledger.read(h)])[2]]
+    stored = read_streams(ledger, hands)
+    to_void = [h for h in hands if not split_stream([r.event for r in stored[h]])[2]]
     entries = sorted(s for s, e in state.entries.items()
                      if e.type in ENTRY_TYPES and s not in state.retracted)
     if not hands and not state.entries:
@@ -189,7 +216,8 @@ def void_session(ledger: Any, session: str, *, reason: str, by: str,
     retracted: Counter[str] = Counter()
     with ledger.transaction():  # every later hand voided: none left unfollowed to look for
         _void_latest_first(ledger, to_void, reason=reason, by=by, keys=keys, sign=sign,
-                           closed=True)  # a closed session is let in above, as a whole
+                           closed=True,  # a closed session is let in above, as a whole
+                           stored=stored)
         for seq in reversed(entries):
             entry, _, fix, now = correction_checked(ledger, session, seq, None,
                                                     reason=reason, by=by, closed=True)

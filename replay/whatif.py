@@ -352,21 +352,68 @@ def session_replays(ledger: Any, streams: Sequence[str], hand: str, before: Hand
     return out
 
 
+@dataclass(frozen=True)
+class SessionHands:
+    """A session's hand streams (ledger order), the replay of each as stored (one that does
+    not replay left out) and the position of each one's first row: what
+    :func:`downstream_of` reads of the ledger, read once for many hands of a session
+    (:func:`session_hands`)."""
+
+    streams: list[str]
+    replays: dict[str, HandReplay]
+    positions: dict[str, int]
+
+    def followed(self, stream: str) -> bool:
+        """As :func:`_followed`: the hand replays and is not voided."""
+        replay = self.replays.get(stream)
+        return replay is not None and replay.result.status != "voided"
+
+    def with_hand(self, hand: str, before: HandReplay) -> dict[str, HandReplay]:
+        """As :func:`session_replays`: ``hand`` as ``before``, every other as stored."""
+        return {s: before if s == hand else self.replays[s] for s in self.streams
+                if s == hand or s in self.replays}
+
+
+def session_hands(ledger: Any, session: str) -> SessionHands:
+    """The :class:`SessionHands` of ``session``, its hands read with one query and each
+    replayed once. Reads only."""
+    streams = ledger.streams(kind="hand", session=session)
+    rows = read_hands(ledger, streams)
+    replays: dict[str, HandReplay] = {}
+    for stream in streams:
+        stored = rows[stream] if stream in rows else ledger.read(stream)
+        try:
+            replays[stream] = replay_events([r.event for r in stored])
+        except IllegalAction:
+            continue
+    return SessionHands(streams, replays, {s: stored[0].position for s, stored in rows.items()})
+
+
 def downstream_of(ledger: Any, hand: str, session: str, before: HandReplay,
-                  after: HandReplay) -> list[Downstream]:
+                  after: HandReplay, known: dict[str, SessionHands] | None = None,
+                  ) -> list[Downstream]:
     """The later hands of ``session`` whose starting stack of a player no longer follows
     once ``hand`` is ``after`` instead of ``before`` (each a replay of it), as
     :func:`what_if` names them (:func:`_downstream`; the other hands replayed as stored, one
     that does not replay or is voided left out: it starts nothing the books follow). Reads
-    only."""
-    streams = ledger.streams(kind="hand", session=session)
-    later = streams[streams.index(hand) + 1:] if hand in streams else []
-    if not any(_followed(ledger, s) for s in later):  # every later hand voided: none warned
-        return []
-    replays = session_replays(ledger, streams, hand, before)
+    only. ``known``: {session: :class:`SessionHands`} kept by a caller that asks of many
+    hands while the ledger does not change (the voids of one write, all appended), filled
+    here as sessions are met: each session's hands are read and replayed once."""
+    if known is not None:
+        hands = known.get(session) or known.setdefault(session, session_hands(ledger, session))
+        later = hands.streams[hands.streams.index(hand) + 1:] if hand in hands.streams else []
+        if not any(hands.followed(s) for s in later):  # every later hand voided
+            return []
+        replays, positions = hands.with_hand(hand, before), hands.positions
+    else:
+        streams = ledger.streams(kind="hand", session=session)
+        later = streams[streams.index(hand) + 1:] if hand in streams else []
+        if not any(_followed(ledger, s) for s in later):  # every later hand voided: none warned
+            return []
+        replays, positions = session_replays(ledger, streams, hand, before), None
     later = [s for s in later if s in replays and replays[s].result.status != "voided"]
     out = _Change(hand, session, before, after)
-    return _downstream(ledger, out, replays, later)
+    return _downstream(ledger, out, replays, later, positions=positions)
 
 
 def start_unfollowed(ledger: Any, hand: str, session: str, before: HandReplay,
@@ -410,7 +457,8 @@ class _Change(NamedTuple):
 
 
 def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay],
-                later: list[str], *, itself: bool = False) -> list[Downstream]:
+                later: list[str], *, itself: bool = False,
+                positions: dict[str, int] | None = None) -> list[Downstream]:
     """The later hands whose starting stack of a player no longer follows because of the
     correction: his stack after his previous hand, the correction applied (the hand's
     effective, as-corrected result: never the original's), plus what he bought since
@@ -418,7 +466,8 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
     and the correction changed that expected stack. In a session that is not opened (no
     book entries are followed) a later hand's start is compared with the corrected final
     stack of this hand. Names are the series' (:func:`replay.sessions.state.series_names`:
-    a buy-in under an alias recorded in another session's stream is the player's)."""
+    a buy-in under an alias recorded in another session's stream is the player's).
+    ``positions``: the first position of each hand of ``before``, read already."""
     from ledger.audit.books import build_series, hand_facts
     from ledger.audit.load import session_rows
     from replay.sessions.state import series_names
@@ -428,7 +477,8 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
     assert out.session is not None
     rows = session_rows(ledger, sessions=[out.session])
     aliases = series_names(ledger)  # an alias recorded in another session's stream too
-    position = {stream: ledger.read(stream, upto=1)[0].position for stream in before}
+    position = positions if positions is not None else {
+        stream: ledger.read(stream, upto=1)[0].position for stream in before}
 
     def starts(hand: HandReplay) -> dict[tuple[str, str], Any]:
         facts = [hand_facts(hand if stream == out.hand else r, ord=k, position=position[stream])

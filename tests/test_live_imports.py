@@ -115,6 +115,10 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
     assert modules >= {"engine.settle", "engine.awards", "engine.evaluate"}
     assert "engine.declare.award" not in modules
     assert not {m for m in modules if m.startswith("ledger.formats")}
+    # nor what `act` checks an action with and `hand start` a start: the hand as it stands
+    assert "replay.live.state" in modules
+    assert not modules & {"replay.live.acting", "replay.live.spec", "replay.live.declaring",
+                          "replay.show_rules", "replay.board_rules"}
 
 
 def test_help_lists_every_command_without_the_event_model_or_duckdb() -> None:

@@ -197,3 +197,22 @@ def test_rows_go_in_as_columns_as_through_the_appender(monkeypatch: pytest.Monke
         T.insert_rows(con, "results", big)
     assert str(caught.value) == (f"hand h9: {2**63} chips do not fit the derived table results"
                                  " (64-bit integers)")
+
+
+def test_scattered_hands_read_a_few_a_query_are_each_hand_as_stored(
+        db: str, corrected_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hands whose rows do not follow one another (corrected, voided) are read many a
+    query as they come by (here both by the first): each is its rows by seq as a read of it
+    alone gives them, its session and first position, in ledger order with the others."""
+    from ledger.store import streams
+
+    monkeypatch.setattr(streams, "_SCATTERED", 2)
+    copy_ledger(corrected_data, Path(db))
+    with Ledger(db, read_only=True) as ledger:
+        scattered = ledger.query(
+            "SELECT count(*) FROM (SELECT stream FROM events WHERE hand_id IS NOT NULL"
+            " GROUP BY stream HAVING max(position) - min(position) + 1 <> count(*))")[0][0]
+        assert scattered == 2
+        each = [(hand, rows[0].session, [r.payload for r in rows], rows[0].position)
+                for hand in ledger.streams(kind="hand") for rows in [ledger.read(hand)]]
+        assert list(raw_hand_streams(ledger)) == each

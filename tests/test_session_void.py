@@ -491,3 +491,54 @@ def test_undo_of_the_later_void_of_a_pair_warns_its_start_is_not_followed(user, 
     assert user("undo", "a1", "--by", "host")[0] == 0
     assert user("audit")[1].splitlines()[-1] == (
         "audit: 1 discrepancy in 3 hand(s) in 1 session(s) (in_progress 1)")
+
+
+def test_void_of_hands_of_a_session_and_of_none_appends_the_latest_first(user, fri) -> None:  # noqa: ANN001
+    """h1 and h2 of fri with five-card-draw and plo-three-way of data/hands (no session),
+    stored after them, in one write: each hand's void rows follow the last row of the one
+    after it in the ledger (plo, draw, h2, h1), whichever reads the ledger for its checks;
+    the chain verifies, and h3, which h2 left on 102/98, is warned of once."""
+    assert user("import", str(DATA / "hands"))[0] == 0
+    draw, plo = "phh-90f35dda9542", "phh-e90348620d79"
+    head = int(user("sql", "SELECT max(position) FROM events", "--csv")[1].split()[1])
+    code, out, err = user("void", draw, "h1", plo, "h2", *WHY)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "voided hand h1: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
+        "Ann -1, Bob +1",
+        "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
+        "Ann -1, Bob +1",
+        f"voided hand {draw}: returned Bob 14, Cy 14, Ann 6; change in net: Bob +14, Cy -20, "
+        "Ann +6; by the rules: Bob +14, Cy -20, Ann +6",
+        f"voided hand {plo}: returned Ona 460, Pia 180, Quin 460; change in net: Ona +460, "
+        "Pia +180, Quin -640; by the rules: Ona +460, Pia +180, Quin -640",
+        "  warning: hand h3 starts Ann with 102, the corrected final stack is 100 (was 102)",
+        "  warning: hand h3 starts Bob with 98, the corrected final stack is 100 (was 98)",
+        "    to follow it: `handledger correct h3 --replace 1 JSON --reason … --by …`, JSON "
+        "the \"event\" of `handledger export h3`'s first line with Ann 100, Bob 100"]
+    rows = user("sql", f"SELECT stream, seq, type FROM events WHERE position > {head}"
+                " ORDER BY position", "--csv")[1].splitlines()
+    assert rows == ["stream,seq,type", f"{plo},27,correction", f"{plo},28,hand_voided",
+                    f"{draw},25,correction", f"{draw},26,hand_voided",
+                    "h2,8,correction", "h2,9,hand_voided", "h1,8,correction", "h1,9,hand_voided"]
+    assert user("verify")[0] == 0
+
+
+def test_the_later_hands_looked_for_with_the_session_read_once(fri) -> None:  # noqa: ANN001
+    """What h2's void leaves unfollowed, looked for with fri's hands read and replayed once
+    for the whole write (``known``, filled as fri is met), is what the void of h2 alone
+    finds: h3 starts Ann with 102 and Bob with 98, where h1 left them 101 and 99."""
+    from ledger.store.store import Ledger
+    from replay.corrections import void_checked
+    from replay.later_hands import void_downstream
+
+    with Ledger(str(fri), read_only=True) as ledger:
+        alone = void_checked(ledger, "h2", reason="wrong ledger", by="host")
+        known: dict = {}
+        once = void_downstream(ledger, "h2", alone.session, alone.stored, alone.voided.hand,
+                               known)
+    assert [(d.hand, d.player, d.starting, d.expected, d.was) for d in once] == [
+        ("h3", "Ann", 102, 101, 102), ("h3", "Bob", 98, 99, 98)]
+    assert once == alone.voided.downstream
+    assert list(known) == ["fri"]
+    assert known["fri"].streams == ["h1", "h2", "h3"]

@@ -641,6 +641,25 @@ class Ledger:
             memo: dict[int, tuple[str, int, str]] = {}
             return self._write([prepare_batch(*item[:5], memo=memo) for item in batches])
 
+    def append_after(self, appends: Sequence[tuple[str, Sequence[Event], int]]
+                     ) -> list[list[int]]:
+        """Append to many hand streams with one insert in ONE transaction (all or none): each
+        ``(stream, events, expected_seq)`` as :meth:`append` appends ``events`` to the hand
+        stream ``stream`` after its seq ``expected_seq`` (``hand_id`` the stream, ``session``
+        the stored one), in the order given. Returns the positions of each.
+
+        Raises:
+            The same as :meth:`append` (nothing is written when anything fails).
+        """
+        with gc_paused():
+            memo: dict[int, tuple[str, int, str]] = {}
+            batches = []
+            for stream, events, seq in appends:
+                batch = prepare_batch(stream, events, stream, None, None, memo=memo)
+                batch.expected_seq = seq
+                batches.append(batch)
+            return self._write(batches)
+
     def append_columns(self, cols: PreparedColumns) -> range:
         """Append rows prepared as columns (:mod:`ledger.store.columns`, e.g. by a worker
         process) in one transaction that joins the caller's (:meth:`transaction`): positions

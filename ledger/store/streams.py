@@ -35,6 +35,7 @@ _WINDOW = 50_000  # ledger positions per query
 # From this many payloads in a window on, they are fetched as one numpy column (a third of the
 # CPU of row tuples); below, importing numpy (about 0.1 s) would cost more than it saves.
 _NUMPY_ROWS = 20_000
+_SCATTERED = 1_000  # scattered hands read whole a query (raw_hand_streams)
 _EVENTS = TypeAdapter(list[AnyEvent], config=ConfigDict(defer_build=True))  # built when used
 # Payload texts whose event is kept for sharing (about 1 kB each). The texts that recur are
 # few (a few hundred actions and cards in a real-hand corpus); more makes every text met
@@ -119,14 +120,15 @@ def raw_hand_streams(ledger: Any, only: Sequence[str] = ()) -> Iterator[RawHand]
             yield _whole(ledger, hand)
         return
     con = ledger.connection
-    scattered = sorted(
+    scattered = [
         hand
         for (hand,) in con.execute(
             "SELECT stream FROM events WHERE hand_id IS NOT NULL GROUP BY stream"
-            " HAVING max(position) - min(position) + 1 <> count(*)"
+            " HAVING max(position) - min(position) + 1 <> count(*) ORDER BY min(position)"
         ).fetchall()
-    )
+    ]
     # the rows of scattered hands are read whole with their first row, never from a window
+    whole = _Scattered(ledger, scattered)
     apart_hands = set(scattered)
     apart = " AND NOT list_contains($3, hand_id)" if scattered else ""
     extra = [scattered] if scattered else []
@@ -154,7 +156,7 @@ def raw_hand_streams(ledger: Any, only: Sequence[str] = ()) -> Iterator[RawHand]
                     cut = None
                 if hand not in done:  # its first row: read it whole
                     done.add(hand)
-                    yield _whole(ledger, hand)
+                    yield whole.next(hand)
                 continue
             body = payloads[k : k + rows]
             k += rows
@@ -179,6 +181,42 @@ def session_hand_streams(ledger: Any, sessions: Sequence[str], *, after: int = 0
         " AND list_contains(?, session) GROUP BY hand_id ORDER BY min(position)",
         [after, list(sessions)]).fetchall()
     return [(hand, session, body, position) for hand, session, body, position in rows]
+
+
+def read_streams(ledger: Any, streams: Collection[str]) -> dict[str, list[StoredEvent]]:
+    """{stream: its rows by seq, as :meth:`ledger.store.store.Ledger.read` gives them} of those
+    of ``streams`` the ledger holds, read with one query (a write of many hands, ``void HAND
+    HAND ...``, reads them once, not a query a hand); a stream with no row is left out (its
+    :meth:`~ledger.store.store.Ledger.read` raises ``NotFound``)."""
+    out: dict[str, list[StoredEvent]] = {}
+    if not streams:
+        return out
+    for row in ledger.query(f"SELECT {COLUMNS} FROM events WHERE list_contains($1, stream)"
+                            " ORDER BY stream, seq", [list(streams)]):
+        out.setdefault(row[1], []).append(StoredEvent(*row))
+    return out
+
+
+class _Scattered:
+    """The scattered hands of a ledger (ledger order of their first rows), read whole
+    ``_SCATTERED`` hands a query as they come by (a ledger whose hands were all voided or
+    corrected has them all scattered: a query a hand cost more than their replay)."""
+
+    def __init__(self, ledger: Any, hands: list[str]) -> None:
+        self._ledger, self._hands, self._next = ledger, hands, 0
+        self._read: dict[str, RawHand] = {}
+
+    def next(self, hand: str) -> RawHand:
+        """``hand``'s rows, read with the next scattered hands when not read yet."""
+        if hand not in self._read:
+            chunk = [hand, *self._hands[self._next : self._next + _SCATTERED]]
+            self._next += _SCATTERED
+            self._read.update((h, (h, session, body, position)) for h, session, body, position
+                              in self._ledger.query(
+                "SELECT stream, arg_min(session, seq), list(payload ORDER BY seq),"
+                " arg_min(position, seq) FROM events WHERE list_contains($1, stream)"
+                " GROUP BY stream", [chunk]))
+        return self._read.pop(hand)
 
 
 def _whole(ledger: Any, hand: str) -> RawHand:
