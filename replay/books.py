@@ -260,7 +260,7 @@ def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:
             raise LedgerError(
                 f"cannot settle: {left_to_none_text(name, left)}: the players' nets sum to "
                 f"{-left[1]:+d} chips{until}; {left_to_none_ways(left, bool(closed))}; "
-                "settle then")
+                "then run `handledger settle` again")
 
 
 def _unbalanced_lines(findings: list[Any]) -> list[str]:
@@ -273,17 +273,17 @@ def _unbalanced_lines(findings: list[Any]) -> list[str]:
                                 "a cash-out counted wrong: `handledger entry amend`; a hand "
                                 "not recorded: record it"),
             "stack_continuity": ("hands start with stacks its books did not leave",
-                                 "a rebuy not recorded before the hand: one recorded "
-                                 "now counts only for the hands after it, never for a hand "
-                                 "stored before it, so the finding stays; or a stack typed "
-                                 "wrong: its start replaced, `handledger correct HAND "
-                                 "--replace 1 …`")}
+                                 "a rebuy not recorded before the hand: `handledger "
+                                 "buyin {name} PLAYER CHIPS --before HAND` counts it "
+                                 "before that hand; or a stack typed wrong: its start "
+                                 "replaced, `handledger correct HAND --replace 1 …`")}
     grouped: dict[tuple[str, str], list[str]] = {}
     for f in findings:
         grouped.setdefault((f.session, f.kind), []).append(
             f"{f.player} {f.actual - f.expected:+d}")
     return [f"note: session {name}: {what[kind][0]} ({', '.join(moves)} chips); settle goes "
-            f"by the hands: `handledger audit --session {name}` names each ({what[kind][1]})"
+            f"by the hands: `handledger audit --session {name}` names each "
+            f"({what[kind][1].format(name=name)})"
             for (name, kind), moves in grouped.items()]
 
 

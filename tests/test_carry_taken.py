@@ -321,7 +321,7 @@ def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # no
     code, out, err = user("settle")
     assert (code, out, err.strip()) == (2, "", (
         f"error: cannot settle: {LEFT}: the players' nets sum to -4 chips until a hand takes "
-        f"them; {WAYS}; settle then"))
+        f"them; {WAYS}; then run `handledger settle` again"))
     assert user("standings")[1].splitlines() == [
         "player            sat        total",
         "Ann                -2           -2",
@@ -374,7 +374,7 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
         f"error: cannot settle: {LEFT}: the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; correct hand h1 (`handledger correct h1 … --closed --reason … --by "
         "…`) or void it (`handledger void h1 --closed --reason … --by …`), as the session deals "
-        "no more hands; settle then"))
+        "no more hands; then run `handledger settle` again"))
     assert user("--db", other, "session", "list")[1].split("  ")[-1].strip() == (
         "closed, not settled: hand h1 carries 4 chips to the session's next hand, which it "
         "will never deal (owed by nobody: `handledger settle --session sat` names the ways), "
@@ -438,5 +438,5 @@ def test_a_hand_in_play_carries_nothing_yet(user, db: str, h1_declaring: Path) -
     assert _table(user, "h1", H1[14:]) == 0
     assert user("settle", "--session", "sat") == (
         2, "", "error: cannot settle: hand h1 is still in progress (not ended) in session "
-        "sat: its pot is paid when it ends (`handledger act h1 end`) or is voided; settle "
-        "then\n")
+        "sat: its pot is paid when it ends (`handledger act h1 end`) or is voided; then run "
+        "`handledger settle` again\n")

@@ -52,8 +52,8 @@ def test_a_stack_that_does_not_follow_a_recorded_rebuy_is_warned_of(night: Path,
     assert run(db, "buyin", "s", "Bob", "100", "--kind", "rebuy").exit_code == 0  # entry 4
     assert _start(db, "x2", "Ann:200,Bob:150") == (0, [
         "warning: Bob starts hand x2 with 150 chips, 100 by the books (0 after hand x1 and 100 "
-        "bought since): a rebuy not recorded? (`handledger buyin s Bob CHIPS`); the audit's "
-        "stack continuity will name it"])
+        "bought since): a rebuy not recorded? (`handledger buyin s Bob CHIPS --before x2`: "
+        "the books count it before this hand); the audit's stack continuity will name it"])
     audit = run(db, "audit", "--session", "s").stdout
     assert ("hand x2: Bob starts with 150 but Bob left hand x1 with 0 and bought 100 since: "
             "expected 100 (+50)") in audit
@@ -78,8 +78,9 @@ def test_a_stack_after_a_cash_out_and_a_new_buy_in_follows_the_new_buy_in(
         assert run(db, *args).exit_code == 0
     assert _start(db, "x2", "Ann:200,Bob:100") == (0, [
         "warning: Ann starts hand x2 with 200 chips, 50 by the books (Ann cashed out after hand "
-        "x1 and bought 50 since): a rebuy not recorded? (`handledger buyin s Ann CHIPS`); the "
-        "audit's stack continuity will name it"])
+        "x1 and bought 50 since): a rebuy not recorded? (`handledger buyin s Ann CHIPS "
+        "--before x2`: the books count it before this hand); the audit's stack continuity "
+        "will name it"])
     _void(db, "x2")
     assert _start(db, "x3", "Ann:50,Bob:100") == (0, [])
 
