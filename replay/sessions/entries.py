@@ -114,7 +114,7 @@ def closed_buy_in_note(session: str, state: SessionState, player: str, event: ev
     stack continuity and session balance read."""
     was = state.chips_in.get(player, 0)
     return (f"note: session {session} is closed: this {event.kind.replace('_', '-')} moves no "
-            f"player's net (nets go by the hands; settle is unchanged): {player}'s buy-ins "
+            f"player's net (nets go by the hands): {player}'s buy-ins "
             f"there come to {was + event.chips} chips (were {was}) before hand {event.before}")
 
 
