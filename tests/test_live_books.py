@@ -247,3 +247,26 @@ def test_a_closed_session_takes_a_rebuy_before_its_hand_with_closed(night: Path,
     assert run(fresh, "import", str(export)).exit_code == 0
     assert run(fresh, "audit", "--session", "s").stdout.splitlines()[-1].startswith(
         "audit clean: 2 hand(s) in 1 session(s)")
+
+
+def test_a_rebuy_before_a_hand_comes_before_a_cash_out_after_it(night: Path,
+                                                                tmp_path: Path) -> None:
+    """Ann folds her small blind in x2: Ann 199, Bob 101, and Bob cashes out his 101. The
+    rebuy x2 seated him with, recorded then as made before x2, counts before the cash-out as
+    well: he has no chips at the table after it, so a second cash-out is refused as any
+    other, and Ann's 199 leaves the audit clean."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert _start(db, "x2", "Ann:200,Bob:100")[0] == 0
+    for action in ("d dh Ann ????", "d dh Bob ????", "Ann f", "end"):
+        assert run(db, "act", "x2", action).exit_code == 0, action
+    for args, line in ((("cashout", "s", "Bob", "101"), "s: Bob cashed out 101 chips (entry 4)"),
+                       (("buyin", "s", "Bob", "100", "--before", "x2"),
+                        "s: Bob rebuy 100 chips before hand x2 (entry 5)")):
+        done = run(db, *args)
+        assert (done.exit_code, done.stdout) == (0, f"{line}\n")
+    assert refused(run(db, "cashout", "s", "Bob", "5")) == (
+        "error: Bob already cashed out 101 chips in s (entry 4, no buy-in since); a wrong count "
+        "is amended: `handledger entry amend s 4 CHIPS --reason … --by …`")
+    assert run(db, "cashout", "s", "Ann", "199").exit_code == 0
+    assert run(db, "audit", "--session", "s").stdout.splitlines()[-1].startswith(
+        "audit clean: 2 hand(s) in 1 session(s)")
