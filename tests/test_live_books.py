@@ -270,3 +270,26 @@ def test_a_rebuy_before_a_hand_comes_before_a_cash_out_after_it(night: Path,
     assert run(db, "cashout", "s", "Ann", "199").exit_code == 0
     assert run(db, "audit", "--session", "s").stdout.splitlines()[-1].startswith(
         "audit clean: 2 hand(s) in 1 session(s)")
+
+
+def test_the_rebuy_the_warning_names_goes_in_while_its_hand_is_in_play(night: Path,
+                                                                       tmp_path: Path) -> None:
+    """The host reads hand x2's warning and types the command it names at once, x2 still in
+    play: a plain `buyin` is refused (chips come only between hands), `--before x2` goes in,
+    counted before x2, which then plays out with the audit clean (Ann folds: Ann 199, Bob
+    101)."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert _start(db, "x2", "Ann:200,Bob:100")[0] == 0
+    assert refused(run(db, "buyin", "s", "Bob", "100")) == (
+        "error: Bob is seated in hand x2 of session s, which is still open: no buy-in now "
+        "(chips are added only between a showdown and the next deal, RULES.md §1.1); record "
+        "it once the hand ends (`handledger act x2 end`) or is voided")
+    assert run(db, "buyin", "s", "Bob", "100", "--before", "x2").stdout == (
+        "s: Bob rebuy 100 chips before hand x2 (entry 4)\n")
+    for action in ("d dh Ann ????", "d dh Bob ????", "Ann f", "end"):
+        assert run(db, "act", "x2", action).exit_code == 0, action
+    assert run(db, "audit", "--session", "s").stdout.splitlines()[-1].startswith(
+        "audit clean: 2 hand(s) in 1 session(s)")
+    assert run(db, "standings").stdout.splitlines()[1:] == [
+        "Ann                99           99", "Bob               -99          -99",
+        "(sum)               0            0"]
