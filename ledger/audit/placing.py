@@ -31,9 +31,14 @@ def place(position: int, session: str | None, event: Any, starts: Starts) -> int
     counts among the hands (see the module doc; ``starts``: :func:`hand_starts` of the hands
     named)."""
     hand = named_hand(event)
-    if hand is None or session is None:
-        return position
-    start = starts.get((session, hand))
+    return position if hand is None else place_before(position, session, hand, starts)
+
+
+def place_before(position: int, session: str | None, hand: str, starts: Starts) -> int:
+    """Where an entry stored at ``position`` in ``session``'s stream and made before ``hand``
+    counts: one below that hand's first row (``starts``), never later than ``position``; at
+    ``position`` when ``hand`` is no hand of the session (or the entry of no session)."""
+    start = None if session is None else starts.get((session, hand))
     return position if start is None else min(position, start - 1)
 
 

@@ -192,15 +192,14 @@ def entry_place(ledger: Any, session: str, seq: int) -> int:
     """Where the book entry at ``seq`` of ``session``'s stream counts among the hands
     (:func:`ledger.audit.placing.place`): its ledger position, or, a buy-in made before a
     hand (``buyin --before``), just before that hand starts."""
-    from ledger.audit.placing import hand_starts
+    from ledger.audit.placing import hand_starts, place_before
 
     (at, hand), = ledger.query(
         "SELECT position, json_extract_string(payload, '$.before') FROM events WHERE"
         " stream = $1 AND seq = $2", [f"session:{session}", seq])
     if hand is None:
         return at
-    start = hand_starts(ledger.connection, [(session, hand)]).get((session, hand))
-    return at if start is None else min(at, start - 1)
+    return place_before(at, session, hand, hand_starts(ledger.connection, [(session, hand)]))
 
 
 def _amended_again(ledger: Any, session: str, seq: int, since: int, until: int) -> bool:
