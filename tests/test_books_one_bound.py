@@ -25,8 +25,8 @@ SETTLE_REFUSED = (
     "buy-ins there (100 chips, 25.00 USD): a hand seats Bob with chips never bought, and "
     "nobody pays more than the chips put on the table (RULES.md §1.1; `pay` refuses it): "
     "`handledger audit --session fri` names the hand (a buy-in not recorded: `handledger "
-    "buyin fri Bob CHIPS --before HAND`, or `entry amend` of the buy-in; a stack typed "
-    "wrong: `handledger correct`); then run `handledger settle` again")
+    "buyin fri Bob CHIPS --before HAND --closed`, or `entry amend` of the buy-in; a stack "
+    "typed wrong: `handledger correct`); then run `handledger settle` again")  # fri closed
 
 
 def run(db: Path, *args: str, stdin: str | None = None) -> Result:

@@ -219,6 +219,15 @@ def test_a_closed_session_takes_a_rebuy_before_its_hand_with_closed(night: Path,
         assert run(db, *args).exit_code == 0, args
     assert [ln.split(":")[0] for ln in run(db, "audit", "--session", "s").stdout.splitlines()
             ] == ["stack_continuity", "session_balance", "session_balance", "audit"]
+    # Bob lost 102 (100 in x1, 2 in x2) of the 100 the books give him: settle names the
+    # command that records the rebuy in a closed session
+    assert refused(run(db, "settle", "--session", "s")) == (
+        "error: cannot settle: Bob lost 102 chips in session s, more than Bob's buy-ins there "
+        "(100 chips): a hand seats Bob with chips never bought, and nobody pays more than the "
+        "chips put on the table (RULES.md §1.1; `pay` refuses it): `handledger audit --session "
+        "s` names the hand (a buy-in not recorded: `handledger buyin s Bob CHIPS --before HAND "
+        "--closed`, or `entry amend` of the buy-in; a stack typed wrong: `handledger "
+        "correct`); then run `handledger settle` again")
     before = rows(db)
     assert refused(run(db, "buyin", "s", "Bob", "100")) == (
         "error: session 's' is closed: it takes no more hands or buy-ins (one made before a hand "
@@ -235,6 +244,8 @@ def test_a_closed_session_takes_a_rebuy_before_its_hand_with_closed(night: Path,
         "Bob's buy-ins there come to 200 chips (were 100) before hand x2\n")
     assert [ln.split(":")[0] for ln in run(db, "audit", "--session", "s").stdout.splitlines()
             ] == ["session_balance", "session_balance", "audit"]  # the stacks follow now
+    assert run(db, "settle", "--session", "s").stdout == (
+        "Bob pays Ann 102 chips\n1 transfer(s) settle 2 player(s)\n")
     for player, chips in (("Ann", "202"), ("Bob", "98")):
         assert run(db, "cashout", "s", player, chips, "--closed").exit_code == 0
     assert run(db, "audit", "--session", "s").stdout.splitlines()[-1].startswith(
@@ -293,3 +304,47 @@ def test_the_rebuy_the_warning_names_goes_in_while_its_hand_is_in_play(night: Pa
     assert run(db, "standings").stdout.splitlines()[1:] == [
         "Ann                99           99", "Bob               -99          -99",
         "(sum)               0            0"]
+
+
+def test_a_rebuy_recorded_after_its_hand_is_put_right_before_it(night: Path,
+                                                                tmp_path: Path) -> None:
+    """As reported: x2 seats Bob with a rebuy of 100 nobody recorded (Ann folds: Ann 199, Bob
+    101); recorded after x2 (entry 4), it counts only from x3 on, so x2 is off by +100 and x3,
+    started on the 101 x2 left him, by -100; the session is closed. Settle's note names the
+    command that works there, and the rebuy retracted and recorded again before x2 leaves
+    the stacks followed (the cash-outs never recorded are the audit's last findings)."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert _start(db, "x2", "Ann:200,Bob:100")[0] == 0
+    for args in (*(("act", "x2", a) for a in ("d dh Ann ????", "d dh Bob ????", "Ann f",
+                                              "end")),
+                 ("buyin", "s", "Bob", "100", "--kind", "rebuy")):
+        assert run(db, *args).exit_code == 0, args
+    assert _start(db, "x3", "Ann:199,Bob:101") == (0, [
+        "warning: Bob starts hand x3 with 101 chips, 201 by the books (101 after hand x2 and "
+        "100 bought since): a stack counted short?; the audit's stack continuity will name "
+        "it"])
+    for args in (*(("act", "x3", a) for a in ("d dh Ann ????", "d dh Bob ????", "Ann f",
+                                              "end")), ("session", "close", "s")):
+        assert run(db, *args).exit_code == 0, args
+    found = [ln for ln in run(db, "audit", "--session", "s").stdout.splitlines()
+             if ln.startswith("stack_continuity")]
+    assert [ln.split(" [")[0] for ln in found] == [
+        "stack_continuity: hand x2: Bob starts with 100 but Bob left hand x1 with 0 and bought "
+        "nothing: expected 0 (+100)",
+        "stack_continuity: hand x3: Bob starts with 101 but Bob left hand x2 with 101 and "
+        "bought 100 since: expected 201 (-100)"]
+    settle = run(db, "settle", "--session", "s")
+    assert settle.stdout == "Bob pays Ann 98 chips\n1 transfer(s) settle 2 player(s)\n"
+    assert settle.stderr.splitlines()[0] == (
+        "note: session s: hands start with stacks its books did not leave (Bob +100, Bob -100 "
+        "chips); settle goes by the hands: `handledger audit --session s` names each (a rebuy "
+        "not recorded before the hand: `handledger buyin s PLAYER CHIPS --before HAND "
+        "--closed` counts it before that hand; or a stack typed wrong: its start replaced, "
+        "`handledger correct HAND --replace 1 …`)")
+    for args in (("entry", "retract", "s", "4", "--reason", "made before x2", "--by", "host",
+                  "--closed"), ("buyin", "s", "Bob", "100", "--before", "x2", "--closed")):
+        assert run(db, *args).exit_code == 0, args
+    assert [ln.split(":")[0] for ln in run(db, "audit", "--session", "s").stdout.splitlines()
+            ] == ["session_balance", "session_balance", "audit"]
+    assert run(db, "settle", "--session", "s").stdout == (
+        "Bob pays Ann 98 chips\n1 transfer(s) settle 2 player(s)\n")

@@ -161,6 +161,8 @@ def _owed(con: Any, session: str | None) -> tuple[Balances, dict[str, int], int]
         def worth(chips: int, sep: str) -> str:
             return "" if plain else f"{sep}{format_money(chips * value, decimals, currency)}"
 
+        shut = con.execute("SELECT coalesce(bool_or(closed), false) FROM session_book WHERE"
+                           " session = $1", [name]).fetchone()[0]
         raise LedgerError(
             f"cannot settle: {player} lost {lost} chips"
             + (f" ({worth(lost, '')})" if not plain else "") + f" in session {name}, more "
@@ -169,7 +171,8 @@ def _owed(con: Any, session: str | None) -> tuple[Balances, dict[str, int], int]
             + f": a hand seats {player} with chips never bought, and nobody pays more than the "
             f"chips put on the table (RULES.md §1.1; `pay` refuses it): `handledger audit "
             f"--session {name}` names the hand (a buy-in not recorded: `handledger buyin "
-            f"{name} {player} CHIPS --before HAND`, or `entry amend` of the buy-in; a stack "
+            f"{name} {player} CHIPS --before HAND{' --closed' if shut else ''}`, or `entry "
+            "amend` of the buy-in; a stack "
             "typed wrong: `handledger correct`); then run `handledger settle` again")
     never = {name for (name,) in con.execute(  # hands of no session: no session to open
         "SELECT session FROM session_book WHERE NOT opened AND session IS NOT NULL"
