@@ -90,15 +90,17 @@ def whatif(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes:
 @click.option("--by", "by", required=True, help="Who corrects.")
 @click.option("--sign", default=None, metavar="NAME", help="Sign it with the key NAME.")
 @click.option("--closed", is_flag=True,
-              help="Record it though HAND's session is closed and HAND, paid by the rules "
-                   "until now, would be paid differently.")
+              help="Record it though HAND's session is closed: needed whenever the "
+                   "correction changes that session's nets (a player's net or the rake the "
+                   "table took) or leaves HAND, paid by the rules until now, paid otherwise.")
 @keys_option
 @click.pass_obj
 def correct(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes: tuple,
             reason: str, by: str, sign: str | None, closed: bool, keys_dir: str) -> None:
     """Append a correction to HAND (the original events stay). Refused, exit 2, when the
-    corrected hand does not replay legally, or when HAND's session is closed and HAND, paid
-    by the rules until now, would be paid differently (unless --closed)."""
+    corrected hand does not replay legally, or, unless --closed, when HAND's session is closed
+    and the correction changes its nets (a player's net or the rake the table took) or
+    leaves HAND, paid by the rules until now, paid otherwise."""
     from ledger.store.keys import KeyStore
     from replay.corrections import correct as append_correction
 

@@ -239,16 +239,25 @@ def _missing_checkpoint(s: dict, db: str) -> str:
 @click.argument("chips")
 @click.option("--kind", type=click.Choice(["buy_in", "rebuy", "top_up"]), default=None,
               help="Default: buy_in for the player's first, rebuy after.")
+@click.option("--before", metavar="HAND", default=None,
+              help="Made before HAND of SESSION and recorded only now (a rebuy forgotten at "
+                   "the table): the books count it just before HAND starts.")
+@click.option("--closed", is_flag=True,
+              help="With --before: record it though SESSION is closed (its books were "
+                   "settled up at the close).")
 @click.pass_obj
-def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | None) -> None:
-    """PLAYER buys CHIPS (whole chips, in digits) in SESSION (between hands: table stakes)."""
+def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | None,
+          before: str | None, closed: bool) -> None:
+    """PLAYER buys CHIPS (whole chips, in digits) in SESSION (between hands: table stakes);
+    with --before HAND, one made before that hand of SESSION, recorded later."""
     from replay.sessions import entries as books
 
     with books_named(obj.names) as note:
         event, seq = books.buy_in(obj.ledger(existing=True), session_name, player, chips,
-                                  kind, note=note)
+                                  kind, note=note, before=before, closed=closed)
+    where = "" if before is None else f" before hand {before}"
     click.echo(f"{session_name}: {obj.names()(player)} {event.kind.replace('_', '-')} "
-               f"{event.chips} chips (entry {seq})")
+               f"{event.chips} chips{where} (entry {seq})")
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -321,9 +330,9 @@ def entry_retract(obj: Context, session_name: str, seq: int, reason: str, by: st
     from replay.sessions import amending as books
 
     with books_named(obj.names) as note:
-        was, _ = books.correct_entry(obj.ledger(existing=True), session_name, seq, None,
-                                     reason=reason, by=by, closed=closed, note=note)
-    click.echo(f"{session_name}: entry {seq} ({was.type}) retracted")
+        *_, said = books.correct_entry(obj.ledger(existing=True), session_name, seq, None,
+                                       reason=reason, by=by, closed=closed, note=note)
+    click.echo(said)
 
 
 @entry.command(name="amend", context_settings={"ignore_unknown_options": True})
@@ -345,10 +354,10 @@ def entry_amend(obj: Context, session_name: str, seq: int, value: str, reason: s
     from replay.sessions import amending as books
 
     with books_named(obj.names) as note:
-        was, now = books.correct_entry(obj.ledger(existing=True), session_name, seq, value,
+        *_, said = books.correct_entry(obj.ledger(existing=True), session_name, seq, value,
                                        reason=reason, by=by, closed=closed, beyond=beyond,
                                        note=note)
-    click.echo(f"{session_name}: entry {seq} ({was.type}) amended")
+    click.echo(obj.names()(said))
 
 
 @click.group()

@@ -273,7 +273,9 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
         found = [f for f in read_audit(ledger.connection).findings
                  if f.kind in ("session_balance", "stack_continuity")
                  and session in (None, f.session)]
-    for line in _unbalanced_lines(found):
+        closed = {name for (name,) in ledger.connection.execute(
+            "SELECT session FROM session_book WHERE closed").fetchall()} if found else set()
+    for line in _unbalanced_lines(found, closed):
         unbalanced(line)
     return Settled(*settled, blocks, loose)
 
@@ -298,30 +300,32 @@ def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:
             raise LedgerError(
                 f"cannot settle: {left_to_none_text(name, left)}: the players' nets sum to "
                 f"{-left[1]:+d} chips{until}; {left_to_none_ways(left, bool(closed))}; "
-                "settle then")
+                "then run `handledger settle` again")
 
 
-def _unbalanced_lines(findings: list[Any]) -> list[str]:
+def _unbalanced_lines(findings: list[Any], closed: set[str] | frozenset[str] = frozenset()
+                      ) -> list[str]:
     """A note per session whose chips do not follow its books (the audit's
     ``session_balance`` and ``stack_continuity`` findings): cash-outs that are not the chips
     its hands leave, a hand started with a stack the previous one did not leave (a rebuy not
     recorded). Settle goes by the hands' nets (README, "Net has one meaning everywhere"), so
-    what it asks for may not be what the players put on the table."""
+    what it asks for may not be what the players put on the table. ``closed``: the sessions
+    closed, whose missing rebuy the command takes with ``--closed``."""
     what = {"session_balance": ("cash-outs differ from the chips its hands leave",
                                 "a cash-out counted wrong: `handledger entry amend`; a hand "
                                 "not recorded: record it"),
             "stack_continuity": ("hands start with stacks its books did not leave",
-                                 "a rebuy not recorded before the hand: one recorded "
-                                 "now counts only for the hands after it, never for a hand "
-                                 "stored before it, so the finding stays; or a stack typed "
-                                 "wrong: its start replaced, `handledger correct HAND "
-                                 "--replace 1 …`")}
+                                 "a rebuy not recorded before the hand: `handledger "
+                                 "buyin {name} PLAYER CHIPS --before HAND{flag}` counts it "
+                                 "before that hand; or a stack typed wrong: its start "
+                                 "replaced, `handledger correct HAND --replace 1 …`")}
     grouped: dict[tuple[str, str], list[str]] = {}
     for f in findings:
         grouped.setdefault((f.session, f.kind), []).append(
             f"{f.player} {f.actual - f.expected:+d}")
     return [f"note: session {name}: {what[kind][0]} ({', '.join(moves)} chips); settle goes "
-            f"by the hands: `handledger audit --session {name}` names each ({what[kind][1]})"
+            f"by the hands: `handledger audit --session {name}` names each "
+            f"({what[kind][1].format(name=name, flag=' --closed' if name in closed else '')})"
             for (name, kind), moves in grouped.items()]
 
 

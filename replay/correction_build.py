@@ -28,7 +28,7 @@ from typing import Any, Literal
 from engine.errors import IllegalAction
 from ledger.model import events as ev
 from replay.action_text import parse_action
-from replay.amendments import split_stream
+from replay.amendments import effective_events, split_stream
 from replay.corrected_hand import check_replays, payout_fault, same_hand
 from replay.fold import fold
 from replay.inserted_rows import original_seqs
@@ -184,6 +184,29 @@ def build_correction(
         _same_whole_hand(events, after, specs)
         payouts_as_at_the_table(events, correction, specs)
     return correction
+
+
+def refuse_under_void(hand: str, events: Sequence[Any], correction: ev.Correction) -> None:
+    """Refuse ``correction`` of ``hand`` (``events``: its stream) when the hand is voided with
+    it and without: a voided hand moves no chip (README "correct" and "void"), so the
+    correction, or a what-if of it, would change nothing in the books. A stream that does not
+    fold as it stands is left to the correction that repairs it.
+
+    Raises:
+        IllegalAction: ``the hand is voided: a correction under a void changes nothing in the
+            books; take the void back first (`handledger undo HAND --by …`); nothing
+            written``, naming the hand.
+    """
+    try:
+        before, _ = effective_events(events)
+    except IllegalAction:  # a broken stream: this correction repairs it
+        return
+    after, _ = effective_events([*events, correction])
+    if before and after and before[-1].type == after[-1].type == "hand_voided":
+        raise IllegalAction(
+            "the hand is voided: a correction under a void changes nothing in the books; "
+            f"take the void back first (`handledger undo {hand} --by …`); nothing written",
+            hand=hand)
 
 
 def _shown_kept(events: Sequence[Any], before: Sequence[Any],

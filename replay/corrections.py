@@ -25,7 +25,7 @@ from replay.amendment_kinds import taken_back, undo_writes
 from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
 from replay.carry import carried_undo_refused
 from replay.corrected_hand import check_replays, same_hand
-from replay.correction_build import ChangeSpec, build_correction
+from replay.correction_build import ChangeSpec, build_correction, refuse_under_void
 from replay.correction_checks import (
     carried_in_dropped,
     carried_taken,
@@ -162,16 +162,12 @@ def _changes_something(hand: str, events: Sequence[Any], correction: ev.Correcti
     Raises:
         IllegalAction: "changes nothing" or "the hand is voided", naming the hand.
     """
+    refuse_under_void(hand, events, correction)
     try:
         before, _ = effective_events(events)
     except IllegalAction:  # a broken stream: this correction repairs it
         return
     after, _ = effective_events([*events, correction])
-    if before and after and before[-1].type == after[-1].type == "hand_voided":
-        raise IllegalAction(
-            "the hand is voided: a correction under a void changes nothing in the books; "
-            f"take the void back first (`handledger undo {hand} --by …`); nothing written",
-            hand=hand)
     if after == before:
         raise IllegalAction(
             "changes nothing: the hand's events in force would be the same with this "

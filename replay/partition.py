@@ -8,7 +8,8 @@ runs (:func:`replay.replaying.replay_chunk` over ``(ord, RawHand)``, each hand's
 place among the first positions of every hand of the ledger) and folded by one
 :class:`ledger.audit.stream.StreamAudit` (the stored audit's hand and session checks; the
 series checks run once, over the merged books); its session rows are read as the books read
-them (entry corrections applied, :func:`ledger.audit.load.typed_rows`). Their rows are
+them (entry corrections applied, :func:`ledger.audit.load.typed_rows`; each at its place
+among the hands, :func:`ledger.audit.load.placed`). Their rows are
 gathered as columns (:func:`replay.tables.table_columns`), inserted into an in-memory DuckDB
 holding the replay tables' own schema and copied out as one Parquet file per table
 (``<out>/<table>/part-NNNNN.parquet``). This module does not import Dask: a worker calls
@@ -26,7 +27,7 @@ from typing import Any
 
 from ledger.audit.books import SessionBook
 from ledger.audit.checks import STORED, Scope
-from ledger.audit.load import corrections_of, typed_rows
+from ledger.audit.load import corrections_of, placed, typed_rows
 from ledger.audit.stream import StreamAudit
 from ledger.model.errors import LedgerError
 from replay.replaying import Render, replay_chunk
@@ -137,7 +138,9 @@ class RawPart:
             if body is None:
                 body, k = texts[k:k + count], k + count
             hands.append((hand, session, body, low))
-        rows = list(typed_rows(self.rows, corrections_of(self.fixes)))
+        rows = placed(None, list(typed_rows(self.rows, corrections_of(self.fixes))),
+                      {(session, hand): low for hand, session, _, low in self.hands
+                       if session is not None})
         return PartRows(hands, rows, self.ends)
 
 

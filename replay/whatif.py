@@ -21,7 +21,7 @@ from engine.errors import IllegalAction
 from ledger.model import events as ev
 from ledger.model.errors import locating
 from ledger.store.streams import platform_names, read_hands
-from replay.correction_build import ChangeSpec, build_correction
+from replay.correction_build import ChangeSpec, build_correction, refuse_under_void
 from replay.fold import HandReplay, replay_events
 
 
@@ -242,7 +242,8 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
 
     Raises:
         NotFound: no such hand.
-        IllegalAction: as :func:`replay.correction_build.build_correction`, or a change of
+        IllegalAction: as :func:`replay.correction_build.build_correction`, the hand voided
+            (:func:`replay.correction_build.refuse_under_void`), or a change of
             what the hand carries to the session's next hand once a later hand started
             (:func:`replay.carry.carry_kept`).
     """
@@ -255,6 +256,7 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
         refuse_made_already(hand, events, specs, names=names)
         correction = build_correction(events, specs, reason="what-if", by="what-if",
                                       names=names)
+        refuse_under_void(hand, events, correction)
         out = compare(ledger, hand, rows, correction)
         from replay.carry import carry_kept
 
@@ -272,6 +274,7 @@ _AS_WHAT_IF = ((re.compile(r"^correction "), "what-if "),
                (re.compile(r"\bin the same correction\b"), "in the same what-if"),
                (re.compile(r"\ba correction does not change it\b"),
                 "no change of it does (a what-if as a correction)"),
+               (re.compile(r"\ba correction under a void\b"), "a change under a void"),
                (re.compile(r"; nothing written"), ""))
 
 

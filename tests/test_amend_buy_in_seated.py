@@ -93,7 +93,7 @@ def test_a_buy_in_of_a_player_in_a_hand_in_play_is_amended_once_it_ends(
         assert run(db, "act", "x2", action).exit_code == 0, action
     raised = run(db, "entry", "amend", "s", "4", "150", *BY)
     assert (raised.exit_code, raised.stdout, raised.stderr) == (
-        0, "s: entry 4 (buy_in) amended\n",
+        0, "s: entry 4 (buy_in of Bob) amended: 100 → 150 chips\n",
         "warning: entry 4 (buy-in of Bob, 150 chips): hand x2 seats Bob with 100 chips, but "
         "Bob left hand x1 with 0 and bought 150 since: expected 150 (-50); the books no longer "
         "follow the hands' stacks, and the audit's stack_continuity will name it; a wrong "
@@ -103,7 +103,7 @@ def test_a_buy_in_of_a_player_in_a_hand_in_play_is_amended_once_it_ends(
             for d in json.loads(audit.stdout)["discrepancies"]] == [("x2", "Bob", 150, 100)]
     back = run(db, "entry", "amend", "s", "4", "100", *BY)
     assert (back.exit_code, back.stdout, back.stderr) == (
-        0, "s: entry 4 (buy_in) amended\n", "")
+        0, "s: entry 4 (buy_in of Bob) amended: 150 → 100 chips\n", "")
     assert run(db, "audit", "--session", "s").exit_code == 0
 
 
@@ -118,7 +118,7 @@ def test_a_buy_in_raised_above_the_first_hand_after_it_is_warned_of(
     db = copy_ledger(night, tmp_path / "t.duckdb")
     result = run(db, "entry", "amend", "s", "2", "150", *BY)
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "s: entry 2 (buy_in) amended\n",
+        0, "s: entry 2 (buy_in of Ann) amended: 100 → 150 chips\n",
         "warning: entry 2 (buy-in of Ann, 150 chips): hand x1 seats Ann with 100 chips, but "
         "Ann's buy-ins there come to 150: expected 150 (-50); the books no longer follow the "
         "hands' stacks, and the audit's stack_continuity will name it; a wrong amount is "
@@ -127,7 +127,8 @@ def test_a_buy_in_raised_above_the_first_hand_after_it_is_warned_of(
     assert [(d["hand"], d["player"], d["expected"], d["actual"])
             for d in json.loads(audit.stdout)["discrepancies"]] == [("x1", "Ann", 150, 100)]
     back = run(db, "entry", "amend", "s", "2", "100", *BY)
-    assert (back.exit_code, back.stdout, back.stderr) == (0, "s: entry 2 (buy_in) amended\n", "")
+    assert (back.exit_code, back.stdout, back.stderr) == (
+        0, "s: entry 2 (buy_in of Ann) amended: 150 → 100 chips\n", "")
     assert run(db, "audit", "--session", "s").exit_code == 0
 
 
@@ -139,7 +140,7 @@ def test_a_pokernow_buy_in_raised_is_warned_of(tmp_path: Path) -> None:
     assert run(db, "import", str(VAL), "--session", "w3").exit_code == 0
     result = run(db, "entry", "amend", "w3", "4", "1100", "--reason", "x", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "w3: entry 4 (buy_in) amended\n",
+        0, "w3: entry 4 (buy_in of Phzd Juwvifsvh) amended: 1000 → 1100 chips\n",
         "warning: entry 4 (buy-in of Phzd Juwvifsvh, 1100 chips): hand "
         "pn-w3-1-165843755677200 seats Phzd Juwvifsvh with 1000 chips, but Phzd Juwvifsvh's "
         "buy-ins there come to 1100: expected 1100 (-100); the books no longer follow the "
@@ -153,10 +154,10 @@ def test_a_buy_in_no_hand_follows_is_lowered(night: Path, tmp_path: Path) -> Non
     db = copy_ledger(night, tmp_path / "t.duckdb")
     for args in (("buyin", "s", "Eve", "50"), ("buyin", "s", "Bob", "100")):
         assert run(db, *args).exit_code == 0
-    for seq, chips in ((4, "20"), (5, "60"), (5, "250")):  # no hand after them: no warning
-        result = run(db, "entry", "amend", "s", str(seq), chips, *BY)
-        assert (result.exit_code, result.stdout, result.stderr) == (
-            0, f"s: entry {seq} (buy_in) amended\n", "")
+    for seq, who, was, chips in ((4, "Eve", 50, 20), (5, "Bob", 100, 60), (5, "Bob", 60, 250)):
+        result = run(db, "entry", "amend", "s", str(seq), str(chips), *BY)  # no hand after
+        assert (result.exit_code, result.stdout, result.stderr) == (  # them: no warning
+            0, f"s: entry {seq} (buy_in of {who}) amended: {was} → {chips} chips\n", "")
 
 
 def test_a_files_amendment_lowering_a_seated_buy_in_is_refused(night: Path,

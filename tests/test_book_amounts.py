@@ -90,7 +90,7 @@ def test_the_same_amounts_in_digits_go_in(db: Path) -> None:
     assert run(db, "pay", "fri", "Ann", "Bob", "12.5", "--more-than-owed"  # no hand: none owed
                ).stdout == "fri: Ann paid Bob 12.50 USD (entry 7)\n"
     assert run(db, "entry", "amend", "fri", "2", "250", "--reason", "typo", "--by", "host"
-               ).stdout == "fri: entry 2 (buy_in) amended\n"
+               ).stdout == "fri: entry 2 (buy_in of Ann) amended: 200 → 250 chips\n"
     assert rows(db)[-5:] == [("session:fri", 4, "buy_in"), ("session:fri", 5, "buy_in"),
                              ("session:fri", 6, "cash_out"), ("session:fri", 7, "payment"),
                              ("session:fri", 8, "entry_corrected")]

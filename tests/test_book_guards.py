@@ -223,7 +223,8 @@ def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> Non
     assert json.loads(run("standings", "--json").output)["in_progress"] == body["in_progress"]
     before = snapshot(Path(db))
     line = ("error: cannot settle: hand s1 is still in progress (not ended) in session sat: "
-            "its pot is paid when it ends (`handledger act s1 end`) or is voided; settle then")
+            "its pot is paid when it ends (`handledger act s1 end`) or is voided; then run "
+            "`handledger settle` again")
     assert refused(run("settle", "--session", "sat")) == line
     assert refused(run("settle")) == line  # the whole ledger holds it too
     assert snapshot(Path(db)) == before
@@ -280,7 +281,7 @@ def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None
         "Ann's buy-ins there come to 300: expected 300 (-100); the books no longer follow the "
         "hands' stacks, and the audit's stack_continuity will name it; a wrong amount is "
         "amended again (`handledger entry amend friday 2 200 --reason … --by …`)",
-        "friday: entry 2 (buy_in) amended"]
+        "friday: entry 2 (buy_in of Ann) amended: 200 → 300 chips"]
     assert run("pay", "friday", "Bob", "Ann", "37.50").exit_code == 0  # entry 10
     before = snapshot(Path(db))
     assert refused(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h",
@@ -295,7 +296,7 @@ def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None
     assert snapshot(Path(db)) == before
     # back to the recorded value is a change
     assert _lines(run("entry", "amend", "friday", "2", "200", "--reason", "r", "--by", "h",
-                      "--closed")) == ["friday: entry 2 (buy_in) amended"]
+                      "--closed")) == ["friday: entry 2 (buy_in of Ann) amended: 300 → 200 chips"]
 
 
 # --- an empty option says what it needs, not pydantic's words ------------------------------
@@ -416,7 +417,8 @@ def test_a_cash_out_beyond_the_chips_on_the_table_is_refused(run, db: str) -> No
     # Ann's count amended to what she had: Bob's 100 may go in after all, as the hands say
     assert _lines(run("entry", "retract", "n", "5", "--reason", "x", "--by", "host"))
     assert _lines(run("entry", "amend", "n", "4", "100", "--reason", "miscounted",
-                      "--by", "host")) == ["n: entry 4 (cash_out) amended"]  # as bought: quiet
+                      "--by", "host")) == [  # as bought: quiet
+        "n: entry 4 (cash_out of Ann) amended: 150 → 100 chips"]
     assert _lines(run("cashout", "n", "Bob", "100")) == ["n: Bob cashed out 100 chips (entry 8)"]
 
 
@@ -443,7 +445,7 @@ def test_a_cash_out_other_than_the_hands_leave_is_warned_and_named_later(run) ->
         "entry 4: Bob 100 chips, the hands left Bob 98 (+2); amend it first (`handledger "
         "entry amend c 4 98 --reason … --by …`), or record a buy-in missing from the books")
     assert _lines(run("entry", "amend", "c", "4", "98", "--reason", "miscounted",
-                      "--by", "host")) == ["c: entry 4 (cash_out) amended"]
+                      "--by", "host")) == ["c: entry 4 (cash_out of Bob) amended: 100 → 98 chips"]
     assert _lines(run("cashout", "c", "Ann", "102")) == ["c: Ann cashed out 102 chips (entry 6)"]
     assert _lines(run("audit"))[0].startswith("audit clean: 1 hand(s) in 1 session(s)")
     # amended off the hands again, as cashout warns, the amendment warns (and goes in)
@@ -453,7 +455,7 @@ def test_a_cash_out_other_than_the_hands_leave_is_warned_and_named_later(run) ->
         "stack after hand c1 and the buy-ins since: a count that is wrong is amended again "
         "(`handledger entry amend c 4 98 --reason … --by …`); the audit's session balance "
         "will name it",
-        "c: entry 4 (cash_out) amended"]
+        "c: entry 4 (cash_out of Bob) amended: 98 → 97 chips"]
 
 
 def test_a_cash_out_is_held_to_the_latest_hand_the_books_count(run) -> None:  # noqa: ANN001
@@ -490,7 +492,8 @@ def test_an_amended_payment_beyond_what_is_owed_takes_the_flag_it_names(run, db:
                                "--more-than-owed records it anyway")
     assert snapshot(Path(db)) == before
     assert _lines(run("entry", "amend", "friday", "9", "20.00", "--reason", "r", "--by", "h",
-                      "--more-than-owed")) == ["friday: entry 9 (payment) amended"]
+                      "--more-than-owed")) == [
+        "friday: entry 9 (payment of Cy to Ann) amended: 10.00 USD → 20.00 USD"]
 
 
 def test_a_first_spelling_retracted_or_aliased_does_not_lock_the_name(run) -> None:  # noqa: ANN001

@@ -25,8 +25,8 @@ SETTLE_REFUSED = (
     "buy-ins there (100 chips, 25.00 USD): a hand seats Bob with chips never bought, and "
     "nobody pays more than the chips put on the table (RULES.md §1.1; `pay` refuses it): "
     "`handledger audit --session fri` names the hand (a buy-in not recorded: `handledger "
-    "buyin`, or `entry amend` of the buy-in; a stack typed wrong: `handledger correct`); "
-    "settle then")
+    "buyin fri Bob CHIPS --before HAND --closed`, or `entry amend` of the buy-in; a stack "
+    "typed wrong: `handledger correct`); then run `handledger settle` again")  # fri closed
 
 
 def run(db: Path, *args: str, stdin: str | None = None) -> Result:
@@ -108,7 +108,8 @@ UNPAID = ("Bob lost 75.00 USD, more than the buy-ins (25.00 USD): a hand seats B
           "never bought, and nobody pays more than the chips put on the table (RULES.md §1.1; "
           "`pay` refuses it)")
 PUT_RIGHT = ("the rest is settled once the books are put right (a buy-in not recorded: "
-             "`handledger buyin`, or `entry amend` of the buy-in; a stack typed wrong: "
+             "`handledger buyin … --before HAND`, or `entry amend` of the buy-in; a stack "
+             "typed wrong: "
              "`handledger correct`) [session fri, player Bob; expected -7500, actual ")
 ANN_RIGHT = PUT_RIGHT.replace("player Bob; expected -7500", "player Ann; expected 7500")
 

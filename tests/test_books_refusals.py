@@ -509,8 +509,8 @@ def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
     assert (result.exit_code, result.stdout) == (0, "x2\n")
     assert result.stderr.splitlines() == [
         "warning: Bob starts hand x2 with 100 chips, 0 after hand x1 with nothing bought since: "
-        "a rebuy not recorded? (`handledger buyin s Bob CHIPS`); the audit's stack continuity "
-        "will name it"]
+        "a rebuy not recorded? (`handledger buyin s Bob CHIPS --before x2`: the books count it "
+        "before this hand); the audit's stack continuity will name it"]
     before = rows(db)
     assert refused(run(db, "hand", "start", "--hand", "x3", *seats, "--seats",
                        "Ann:200,Bob:100")) == (
@@ -525,8 +525,9 @@ def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
         "error: cannot settle: Bob lost 200 chips in session s, more than Bob's buy-ins there "
         "(100 chips): a hand seats Bob with chips never bought, and nobody pays more than the "
         "chips put on the table (RULES.md §1.1; `pay` refuses it): `handledger audit "
-        "--session s` names the hand (a buy-in not recorded: `handledger buyin`, or `entry "
-        "amend` of the buy-in; a stack typed wrong: `handledger correct`); settle then")
+        "--session s` names the hand (a buy-in not recorded: `handledger buyin s Bob CHIPS "
+        "--before HAND`, or `entry amend` of the buy-in; a stack typed wrong: `handledger "
+        "correct`); then run `handledger settle` again")
     # x2 and x3 voided, Bob's rebuy recorded: the next hand starts without a word
     assert run(db, "void", "x2", "--reason", "no rebuy", "--by", "host").exit_code == 0
     assert run(db, "buyin", "s", "Bob", "100").exit_code == 0
@@ -613,8 +614,8 @@ def test_hand_start_follows_the_hand_started_last_not_the_one_corrected_last(
                  "--button", "Ann")
     assert result.stderr.splitlines() == [
         "warning: Bob starts hand a4 with 110 chips, 100 after hand a2 with nothing bought "
-        "since: a rebuy not recorded? (`handledger buyin s Bob CHIPS`); the audit's stack "
-        "continuity will name it"]
+        "since: a rebuy not recorded? (`handledger buyin s Bob CHIPS --before a4`: the books "
+        "count it before this hand); the audit's stack continuity will name it"]
 
 
 def test_a_new_name_starting_with_a_dash_is_refused(s_ann: Path, tmp_path: Path) -> None:

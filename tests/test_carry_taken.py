@@ -368,7 +368,7 @@ def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # no
     code, out, err = user("settle")
     assert (code, out, err.strip()) == (2, "", (
         f"error: cannot settle: {LEFT}: the players' nets sum to -4 chips until a hand takes "
-        f"them; {WAYS}; settle then"))
+        f"them; {WAYS}; then run `handledger settle` again"))
     assert user("standings")[1].splitlines() == [
         "player            sat        total",
         "Ann                -2           -2",
@@ -481,7 +481,7 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
         f"error: cannot settle: {LEFT}: the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; correct hand h1 (`handledger correct h1 … --closed --reason … --by "
         "…`) or void it (`handledger void h1 --closed --reason … --by …`), as the session deals "
-        "no more hands; settle then"))
+        "no more hands; then run `handledger settle` again"))
     assert user("--db", other, "standings")[1].splitlines()[-2:] == [
         "(sum)              -4           -4",
         "note: the players' nets sum to -4 chips, not 0: chips carried to the session's next "
@@ -550,7 +550,7 @@ def test_a_closed_imported_session_whose_last_hand_is_voided_has_a_way_to_settle
         "session is closed; undo the void of hand h2 (`handledger undo h2 --closed --by …`): "
         "it takes them again; to take back hand h1 too, void both in one write after that "
         "undo (`handledger void h1 h2 --closed --reason … --by …`), as the session deals no "
-        "more hands; settle then"))
+        "more hands; then run `handledger settle` again"))
     code, out, _ = there("undo", "h2", "--closed", "--by", "Dan")
     assert (code, out.split(";")[-1].strip()) == (
         0, "by the rules: Ann +5, Bob -1")
@@ -583,7 +583,8 @@ def test_chips_passed_on_twice_name_only_the_undo_that_works(  # noqa: ANN001
         "chips hand h2 carried into it to the session's next hand, and no later hand took "
         "them (RULES.md §2.2, §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; undo the void of hand h3 (`handledger undo h3 --closed --by …`): "
-        "it takes them again, as the session deals no more hands; settle then"))
+        "it takes them again, as the session deals no more hands; then run `handledger "
+        "settle` again"))
     assert user("undo", "h3", "--closed", "--by", "Dan")[0] == 0
     assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
     assert user("settle")[1].splitlines()[0] == "Bob pays Ann 3 chips"
@@ -608,7 +609,7 @@ def test_a_void_the_imported_file_holds_is_taken_back_by_undo(  # noqa: ANN001
         "the session is closed; undo the void of hand h2 (`handledger undo h2 --closed --by "
         "…`): it takes them again; to take back hand h1 too, void both in one write after "
         "that undo (`handledger void h1 h2 --closed --reason … --by …`), as the session deals "
-        "no more hands; settle then")
+        "no more hands; then run `handledger settle` again")
     code, out, _ = user("--db", other, "undo", "h2", "--closed", "--by", "Dan")
     assert (code, out.strip()) == (0, (
         "undid the void at seq 10 (by Dan: misdeal) in hand h2 (seq 11); change in net: Ann "
@@ -643,7 +644,8 @@ def test_a_closed_session_whose_last_hand_is_cut_short_names_the_void_of_both(  
         "chips hand h1 carried into it to the session's next hand, and no later hand took "
         "them (RULES.md §2.2, §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; void it with hand h1 in one write (`handledger void h1 h2 "
-        "--closed --reason … --by …`), as the session deals no more hands; settle then"))
+        "--closed --reason … --by …`), as the session deals no more hands; then run "
+        "`handledger settle` again"))
     assert user("--db", other, "void", "h1", "h2", "--closed", "--reason", "cut", "--by",
                 "Dan")[0] == 0
     assert user("--db", other, "settle")[:2] == (0, "settled: nobody owes anybody\n")
@@ -679,5 +681,5 @@ def test_a_hand_in_play_carries_nothing_yet(user, db: str, h1_declaring: Path) -
     assert _table(user, "h1", H1[14:]) == 0
     assert user("settle", "--session", "sat") == (
         2, "", "error: cannot settle: hand h1 is still in progress (not ended) in session "
-        "sat: its pot is paid when it ends (`handledger act h1 end`) or is voided; settle "
-        "then\n")
+        "sat: its pot is paid when it ends (`handledger act h1 end`) or is voided; then run "
+        "`handledger settle` again\n")

@@ -156,6 +156,20 @@ def test_a_clean_hand_of_a_closed_session_is_not_made_paid_wrong_silently(user, 
     assert out.exit_code == 0 and len(_events(db, "h1")) == 20
 
 
+def test_corrects_help_says_closed_is_needed_whenever_the_nets_move(run) -> None:  # noqa: ANN001
+    """The refusal above needs --closed for a correction that moves a closed session's nets,
+    the hand paid by the rules or not: `correct --help` says so, not only for a hand paid
+    by the rules until now (words as printed, joined across click's line breaks)."""
+    words = " ".join(run("correct", "--help").output.split())
+    assert ("--closed Record it though HAND's session is closed: needed whenever the "
+            "correction changes that session's nets (a player's net or the rake the table "
+            "took) or leaves HAND, paid by the rules until now, paid otherwise.") in words
+    assert ("Refused, exit 2, when the corrected hand does not replay legally, or, unless "
+            "--closed, when HAND's session is closed and the correction changes its nets (a "
+            "player's net or the rake the table took) or leaves HAND, paid by the rules until "
+            "now, paid otherwise.") in words
+
+
 @pytest.mark.usefixtures("closed")
 def test_a_void_in_a_closed_session_is_refused_without_closed(user, run, db) -> None:  # noqa: ANN001
     from tests.test_disputes import _events

@@ -173,3 +173,29 @@ def test_workers_leave_a_refused_payment_to_one_process(
     assert results == [None]
     assert len(report.errors) == 1
     assert report.errors[0].startswith(f"{path}:913, session s01: its payment at seq 28 (Zed ")
+
+
+def test_a_buy_in_made_before_a_hand_names_a_hand_of_its_session(tmp_path: Path) -> None:
+    """s01 and s02 in one file, then a row of s01 (seq 29, after its closing): Bob's 10-chip
+    rebuy made before a hand (``"before"``, what `buyin --before` records). Before s02-001, a
+    hand of s02, it is refused as `buyin` refuses it, naming the line, nothing written; before
+    s01-003, a hand of s01, the file goes in, the row as written, where a closing of the
+    file's own takes it as it takes a cash-out."""
+    s02 = (DATA / "series" / "s02.jsonl").read_text()
+    rebuy = '{"session":"s01","seq":29,"event":{"before":"%s","chips":10,"kind":"rebuy",' \
+            '"player":"Bob","schema_version":1,"type":"buy_in"}}\n'
+    line = len(LINES) + len(s02.splitlines()) + 1
+    path = _file(tmp_path, "other.jsonl", S01 + s02 + rebuy % "s02-001")
+    db = tmp_path / "o.duckdb"
+    code, _, err = one_shot(db, "import", str(path))
+    assert (code, err) == (2, (
+        f"error: {path}:{line}, session s01: its buy_in at seq 29 (Bob, 10 chips, rebuy): hand "
+        "s02-001 is of session s02, not of session s01: a buy-in counts before a hand of its "
+        "own session; nothing of the file was written\n"))
+    assert not db.exists()
+    path = _file(tmp_path, "own.jsonl", S01 + s02 + rebuy % "s01-003")
+    assert one_shot(db, "import", str(path))[0] == 0
+    with Ledger(db, read_only=True) as ledger:
+        assert ledger.query("SELECT payload FROM events WHERE stream = 'session:s01' AND seq"
+                            " = 29") == [(json.dumps(json.loads(rebuy % "s01-003")["event"],
+                                                     separators=(",", ":")),)]

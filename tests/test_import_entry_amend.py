@@ -259,9 +259,11 @@ def test_an_amendment_off_the_hands_stacks_goes_in_with_entry_amends_warning(
         f"warning: {path}:14, session zz: {ANN_150}\n"
         f"warning: {path}:15, session zz: {BOB_90}\n")
     assert one_shot(db, "entry", "amend", "zz", "2", "150", "--reason", "recount", "--by",
-                    "host") == (0, "zz: entry 2 (buy_in) amended\n", f"warning: {ANN_150}\n")
+                    "host") == (0, "zz: entry 2 (buy_in of Ann) amended: 100 → 150 chips\n",
+                             f"warning: {ANN_150}\n")
     assert one_shot(db, "entry", "amend", "zz", "4", "90", "--reason", "recount", "--by",
-                    "host") == (0, "zz: entry 4 (cash_out) amended\n", f"warning: {BOB_90}\n")
+                    "host") == (0, "zz: entry 4 (cash_out of Bob) amended: 98 → 90 chips\n",
+                             f"warning: {BOB_90}\n")
     audit = json.loads(one_shot(fresh, "audit", "--session", "zz", "--json")[1])
     assert [(d["hand"], d["player"], d["expected"], d["actual"])
             for d in audit["discrepancies"]] == [("x1", "Ann", 150, 100), (None, "Bob", 98, 90)]

@@ -53,8 +53,8 @@ def test_a_stack_that_does_not_follow_a_recorded_rebuy_is_warned_of(night: Path,
     assert run(db, "buyin", "s", "Bob", "100", "--kind", "rebuy").exit_code == 0  # entry 4
     assert _start(db, "x2", "Ann:200,Bob:150") == (0, [
         "warning: Bob starts hand x2 with 150 chips, 100 by the books (0 after hand x1 and 100 "
-        "bought since): a rebuy not recorded? (`handledger buyin s Bob CHIPS`); the audit's "
-        "stack continuity will name it"])
+        "bought since): a rebuy not recorded? (`handledger buyin s Bob CHIPS --before x2`: "
+        "the books count it before this hand); the audit's stack continuity will name it"])
     audit = run(db, "audit", "--session", "s").stdout
     assert ("hand x2: Bob starts with 150 but Bob left hand x1 with 0 and bought 100 since: "
             "expected 100 (+50)") in audit
@@ -79,8 +79,9 @@ def test_a_stack_after_a_cash_out_and_a_new_buy_in_follows_the_new_buy_in(
         assert run(db, *args).exit_code == 0
     assert _start(db, "x2", "Ann:200,Bob:100") == (0, [
         "warning: Ann starts hand x2 with 200 chips, 50 by the books (Ann cashed out after hand "
-        "x1 and bought 50 since): a rebuy not recorded? (`handledger buyin s Ann CHIPS`); the "
-        "audit's stack continuity will name it"])
+        "x1 and bought 50 since): a rebuy not recorded? (`handledger buyin s Ann CHIPS "
+        "--before x2`: the books count it before this hand); the audit's stack continuity "
+        "will name it"])
     _void(db, "x2")
     assert _start(db, "x3", "Ann:50,Bob:100") == (0, [])
 
@@ -187,3 +188,218 @@ def test_a_hand_of_no_session_while_its_players_sit_in_one_is_warned_of(
     result = run(db, "hand", "start", "--hand", "n4", "--game", "NT", "--stakes", "1/2",
                  "--button", "Ann", "--seats", "Ann:200,Bob:100")
     assert (result.exit_code, result.stdout, result.stderr) == (0, "n4\n", "")
+
+
+def test_a_rebuy_forgotten_at_the_table_is_recorded_before_its_hand(night: Path,
+                                                                    tmp_path: Path) -> None:
+    """Bob left x1 with 0 and x2 seats him with 100 he rebought but nobody recorded. Ann, on
+    the button, folds her small blind: Ann 199, Bob 101. The rebuy recorded after x2 counts
+    only for the hands after it (x2's finding stays and x3's start would be off by 100), so
+    the warning names `--before x2`, which the books count just before x2 starts: the audit
+    is clean, x3 starts on 199 and 101 without a word, and the nets are the hands' (Ann +100
+    in x1, -1 in x2: +99)."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert _start(db, "x2", "Ann:200,Bob:100") == (0, [
+        "warning: Bob starts hand x2 with 100 chips, 0 after hand x1 with nothing bought since: "
+        "a rebuy not recorded? (`handledger buyin s Bob CHIPS --before x2`: the books count it "
+        "before this hand); the audit's stack continuity will name it"])
+    for action in ("d dh Ann ????", "d dh Bob ????", "Ann f", "end"):
+        assert run(db, "act", "x2", action).exit_code == 0, action
+    done = run(db, "buyin", "s", "Bob", "100", "--before", "x2")
+    assert (done.exit_code, done.stdout, done.stderr) == (
+        0, "s: Bob rebuy 100 chips before hand x2 (entry 4)\n", "")
+    assert run(db, "audit", "--session", "s").stdout.splitlines()[-1].startswith(
+        "audit clean: 2 hand(s) in 1 session(s)")
+    assert run(db, "balances", "--session", "s").stdout.splitlines()[1:] == [
+        "Ann                      99          100            0      2        1",
+        "Bob                     -99          200            0      2        1"]
+    assert run(db, "settle", "--session", "s").stdout == (
+        "Bob pays Ann 99 chips\n1 transfer(s) settle 2 player(s)\n")
+    # amended, the rebuy still counts before x2, the first hand after it that seats Bob:
+    # lowered below x2's 100, refused; raised above it, warned of
+    assert refused(run(db, "entry", "amend", "s", "4", "90", "--reason", "r", "--by", "h")) == (
+        "error: entry amend s 4 (buy-in of Bob): 90 chips: hand x2 seats Bob with 100 chips, "
+        "and Bob left hand x1 with 0 and would have bought 90 since: it would start Bob with 10 "
+        "chips nobody bought (RULES.md §1.1); nothing written (a hand seated with the wrong "
+        "stack is corrected or voided first; `handledger history --session s` lists the "
+        "entries)")
+    amended = run(db, "entry", "amend", "s", "4", "150", "--reason", "r", "--by", "h")
+    assert (amended.exit_code, amended.stdout, amended.stderr) == (
+        0, "s: entry 4 (buy_in of Bob) amended: 100 → 150 chips\n",
+        "warning: entry 4 (buy-in of Bob, 150 chips): hand x2 seats Bob with 100 chips, but "
+        "Bob left hand x1 with 0 and bought 150 since: expected 150 (-50); the books no longer "
+        "follow the hands' stacks, and the audit's stack_continuity will name it; a wrong "
+        "amount is amended again (`handledger entry amend s 4 100 --reason … --by …`)\n")
+    assert run(db, "entry", "amend", "s", "4", "100", "--reason", "r", "--by", "h").stdout == (
+        "s: entry 4 (buy_in of Bob) amended: 150 → 100 chips\n")
+    assert _start(db, "x3", "Ann:199,Bob:101") == (0, [])
+
+
+def test_a_rebuy_before_a_hand_names_a_hand_of_its_session(night: Path, tmp_path: Path) -> None:
+    """`--before` names a hand of the buy-in's session: one the ledger does not hold, one of
+    session t and one of no session are each refused in one line, nothing written."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    open_s(db, "t", "Ann", "Bob")
+    assert run(db, "hand", "start", "--hand", "t1", *SEATS[2:], "--session", "t", "--seats",
+               "Ann:100,Bob:100").exit_code == 0
+    assert run(db, "hand", "start", "--hand", "n1", "--game", "NT", "--stakes", "1/2",
+               "--button", "Cy", "--seats", "Cy:100,Dee:100").exit_code == 0
+    before = rows(db)
+    for hand, why in (("x9", "no hand 'x9' in the ledger (--before names a hand of session s)"),
+                      ("t1", "hand t1 is of session t, not of session s: a buy-in counts "
+                             "before a hand of its own session"),
+                      ("n1", "hand n1 is of no session, not of session s: a buy-in counts "
+                             "before a hand of its own session")):
+        assert refused(run(db, "buyin", "s", "Bob", "100", "--before", hand)) == (
+            f"error: buyin s Bob --before {hand}: {why}; nothing written")
+    assert refused(run(db, "buyin", "s", "Bob", "100", "--closed")) == (
+        "error: buyin s Bob --closed: --closed goes with --before HAND (a buy-in made before a "
+        "hand of the closed session); nothing written")
+    assert rows(db) == before
+
+
+def test_a_closed_session_takes_a_rebuy_before_its_hand_with_closed(night: Path,
+                                                                    tmp_path: Path) -> None:
+    """x2 seated Bob with the 100 he rebought after x1 (Ann calls her small blind, Bob folds:
+    Ann 202, Bob 98), the session closed before the cash-outs, and only then the rebuy is
+    found missing (the table held 300 chips, the books 200). `buyin` names `--before HAND --closed`;
+    without `--closed` the rebuy is refused naming it; with it, it goes in saying it moves no
+    net, and the cash-outs of 202 and 98 (`--closed`) leave the audit clean. Its JSON-lines
+    export imports into a fresh ledger with the rebuy where it was made, clean there too."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert _start(db, "x2", "Ann:200,Bob:100")[0] == 0
+    for args in (*(("act", "x2", a) for a in ("d dh Ann ????", "d dh Bob ????", "Ann cc",
+                                              "Bob f", "end")),
+                 ("session", "close", "s")):
+        assert run(db, *args).exit_code == 0, args
+    assert [ln.split(":")[0] for ln in run(db, "audit", "--session", "s").stdout.splitlines()
+            ] == ["stack_continuity", "session_balance", "session_balance", "audit"]
+    # Bob lost 102 (100 in x1, 2 in x2) of the 100 the books give him: settle names the
+    # command that records the rebuy in a closed session
+    assert refused(run(db, "settle", "--session", "s")) == (
+        "error: cannot settle: Bob lost 102 chips in session s, more than Bob's buy-ins there "
+        "(100 chips): a hand seats Bob with chips never bought, and nobody pays more than the "
+        "chips put on the table (RULES.md §1.1; `pay` refuses it): `handledger audit --session "
+        "s` names the hand (a buy-in not recorded: `handledger buyin s Bob CHIPS --before HAND "
+        "--closed`, or `entry amend` of the buy-in; a stack typed wrong: `handledger "
+        "correct`); then run `handledger settle` again")
+    before = rows(db)
+    assert refused(run(db, "buyin", "s", "Bob", "100")) == (
+        "error: session 's' is closed: it takes no more hands or buy-ins (one made before a hand "
+        "of it and not recorded then: `handledger buyin s Bob 100 --before HAND --closed`; "
+        "payments still go in; a cash-out or a correction of its entries with --closed)")
+    assert refused(run(db, "buyin", "s", "Bob", "100", "--before", "x2")) == (
+        "error: session s is closed (entry 4; its books were settled up at the close): a buy-in "
+        "of Bob before hand x2 changes them; nothing written; --closed records it anyway")
+    assert rows(db) == before
+    done = run(db, "buyin", "s", "Bob", "100", "--before", "x2", "--closed")
+    assert (done.exit_code, done.stdout, done.stderr) == (
+        0, "s: Bob rebuy 100 chips before hand x2 (entry 5)\n",
+        "note: session s is closed: this rebuy moves no player's net (nets go by the hands): "
+        "Bob's buy-ins there come to 200 chips (were 100) before hand x2\n")
+    assert [ln.split(":")[0] for ln in run(db, "audit", "--session", "s").stdout.splitlines()
+            ] == ["session_balance", "session_balance", "audit"]  # the stacks follow now
+    assert run(db, "settle", "--session", "s").stdout == (
+        "Bob pays Ann 102 chips\n1 transfer(s) settle 2 player(s)\n")
+    for player, chips in (("Ann", "202"), ("Bob", "98")):
+        assert run(db, "cashout", "s", player, chips, "--closed").exit_code == 0
+    assert run(db, "audit", "--session", "s").stdout.splitlines()[-1].startswith(
+        "audit clean: 2 hand(s) in 1 session(s)")
+    export, fresh = tmp_path / "s.jsonl", tmp_path / "fresh.duckdb"
+    assert run(db, "export", "-o", str(export)).exit_code == 0
+    assert export.read_text().splitlines()[-3] == (
+        '{"session":"s","seq":5,"event":{"before":"x2","chips":100,"kind":"rebuy",'
+        '"player":"Bob","schema_version":1,"type":"buy_in"}}')
+    assert run(fresh, "import", str(export)).exit_code == 0
+    assert run(fresh, "audit", "--session", "s").stdout.splitlines()[-1].startswith(
+        "audit clean: 2 hand(s) in 1 session(s)")
+
+
+def test_a_rebuy_before_a_hand_comes_before_a_cash_out_after_it(night: Path,
+                                                                tmp_path: Path) -> None:
+    """Ann folds her small blind in x2: Ann 199, Bob 101, and Bob cashes out his 101. The
+    rebuy x2 seated him with, recorded then as made before x2, counts before the cash-out as
+    well: he has no chips at the table after it, so a second cash-out is refused as any
+    other, and Ann's 199 leaves the audit clean."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert _start(db, "x2", "Ann:200,Bob:100")[0] == 0
+    for action in ("d dh Ann ????", "d dh Bob ????", "Ann f", "end"):
+        assert run(db, "act", "x2", action).exit_code == 0, action
+    for args, line in ((("cashout", "s", "Bob", "101"), "s: Bob cashed out 101 chips (entry 4)"),
+                       (("buyin", "s", "Bob", "100", "--before", "x2"),
+                        "s: Bob rebuy 100 chips before hand x2 (entry 5)")):
+        done = run(db, *args)
+        assert (done.exit_code, done.stdout) == (0, f"{line}\n")
+    assert refused(run(db, "cashout", "s", "Bob", "5")) == (
+        "error: Bob already cashed out 101 chips in s (entry 4, no buy-in since); a wrong count "
+        "is amended: `handledger entry amend s 4 CHIPS --reason … --by …`")
+    assert run(db, "cashout", "s", "Ann", "199").exit_code == 0
+    assert run(db, "audit", "--session", "s").stdout.splitlines()[-1].startswith(
+        "audit clean: 2 hand(s) in 1 session(s)")
+
+
+def test_the_rebuy_the_warning_names_goes_in_while_its_hand_is_in_play(night: Path,
+                                                                       tmp_path: Path) -> None:
+    """The host reads hand x2's warning and types the command it names at once, x2 still in
+    play: a plain `buyin` is refused (chips come only between hands), `--before x2` goes in,
+    counted before x2, which then plays out with the audit clean (Ann folds: Ann 199, Bob
+    101)."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert _start(db, "x2", "Ann:200,Bob:100")[0] == 0
+    assert refused(run(db, "buyin", "s", "Bob", "100")) == (
+        "error: Bob is seated in hand x2 of session s, which is still open: no buy-in now "
+        "(chips are added only between a showdown and the next deal, RULES.md §1.1); record "
+        "it once the hand ends (`handledger act x2 end`) or is voided")
+    assert run(db, "buyin", "s", "Bob", "100", "--before", "x2").stdout == (
+        "s: Bob rebuy 100 chips before hand x2 (entry 4)\n")
+    for action in ("d dh Ann ????", "d dh Bob ????", "Ann f", "end"):
+        assert run(db, "act", "x2", action).exit_code == 0, action
+    assert run(db, "audit", "--session", "s").stdout.splitlines()[-1].startswith(
+        "audit clean: 2 hand(s) in 1 session(s)")
+    assert run(db, "standings").stdout.splitlines()[1:] == [
+        "Ann                99           99", "Bob               -99          -99",
+        "(sum)               0            0"]
+
+
+def test_a_rebuy_recorded_after_its_hand_is_put_right_before_it(night: Path,
+                                                                tmp_path: Path) -> None:
+    """As reported: x2 seats Bob with a rebuy of 100 nobody recorded (Ann folds: Ann 199, Bob
+    101); recorded after x2 (entry 4), it counts only from x3 on, so x2 is off by +100 and x3,
+    started on the 101 x2 left him, by -100; the session is closed. Settle's note names the
+    command that works there, and the rebuy retracted and recorded again before x2 leaves
+    the stacks followed (the cash-outs never recorded are the audit's last findings)."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert _start(db, "x2", "Ann:200,Bob:100")[0] == 0
+    for args in (*(("act", "x2", a) for a in ("d dh Ann ????", "d dh Bob ????", "Ann f",
+                                              "end")),
+                 ("buyin", "s", "Bob", "100", "--kind", "rebuy")):
+        assert run(db, *args).exit_code == 0, args
+    assert _start(db, "x3", "Ann:199,Bob:101") == (0, [
+        "warning: Bob starts hand x3 with 101 chips, 201 by the books (101 after hand x2 and "
+        "100 bought since): a stack counted short?; the audit's stack continuity will name "
+        "it"])
+    for args in (*(("act", "x3", a) for a in ("d dh Ann ????", "d dh Bob ????", "Ann f",
+                                              "end")), ("session", "close", "s")):
+        assert run(db, *args).exit_code == 0, args
+    found = [ln for ln in run(db, "audit", "--session", "s").stdout.splitlines()
+             if ln.startswith("stack_continuity")]
+    assert [ln.split(" [")[0] for ln in found] == [
+        "stack_continuity: hand x2: Bob starts with 100 but Bob left hand x1 with 0 and bought "
+        "nothing: expected 0 (+100)",
+        "stack_continuity: hand x3: Bob starts with 101 but Bob left hand x2 with 101 and "
+        "bought 100 since: expected 201 (-100)"]
+    settle = run(db, "settle", "--session", "s")
+    assert settle.stdout == "Bob pays Ann 98 chips\n1 transfer(s) settle 2 player(s)\n"
+    assert settle.stderr.splitlines()[0] == (
+        "note: session s: hands start with stacks its books did not leave (Bob +100, Bob -100 "
+        "chips); settle goes by the hands: `handledger audit --session s` names each (a rebuy "
+        "not recorded before the hand: `handledger buyin s PLAYER CHIPS --before HAND "
+        "--closed` counts it before that hand; or a stack typed wrong: its start replaced, "
+        "`handledger correct HAND --replace 1 …`)")
+    for args in (("entry", "retract", "s", "4", "--reason", "made before x2", "--by", "host",
+                  "--closed"), ("buyin", "s", "Bob", "100", "--before", "x2", "--closed")):
+        assert run(db, *args).exit_code == 0, args
+    assert [ln.split(":")[0] for ln in run(db, "audit", "--session", "s").stdout.splitlines()
+            ] == ["session_balance", "session_balance", "audit"]
+    assert run(db, "settle", "--session", "s").stdout == (
+        "Bob pays Ann 98 chips\n1 transfer(s) settle 2 player(s)\n")

@@ -319,6 +319,14 @@ def test_state_shows_the_payouts_so_far_and_a_voided_hand_takes_no_change(user, 
     assert user("correct", "p1", "--delete", "3", "--reason", "x", "--by", "host") == (
         2, "", "error: hand p1: the hand is voided: a correction under a void changes nothing "
         "in the books; take the void back first (`handledger undo p1 --by …`); nothing written\n")
+    # nor does a what-if under it print a table of zeros and exit 0: refused alike, a change
+    # legal before the void (the pot paid 2 each, a legal split) and an illegal one (Ann's
+    # last check deleted: the hand would end in the middle of the river's betting)
+    for change in (("--replace", "17", "pay Ann 2", "--replace", "18", "pay Bob 2"),
+                   ("--delete", "16")):
+        assert user("whatif", "p1", *change) == (
+            2, "", "error: hand p1: the hand is voided: a change under a void changes nothing "
+            "in the books; take the void back first (`handledger undo p1 --by …`)\n")
 
 
 def test_a_refused_first_deal_says_what_state_says(user, db: str) -> None:  # noqa: ANN001

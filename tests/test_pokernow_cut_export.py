@@ -166,7 +166,8 @@ def test_a_buy_in_recorded_after_the_cut_hands_says_it_funds_none_of_them(
     assert [line for line in out.splitlines() if " yfg starts with 2493" in line] == [
         f"stack_continuity: hand {hand30}: yfg starts with 2493 but yfg has no buy-in before "
         "it (2493 bought in the session is recorded after it, and a buy-in counts only for the "
-        "hands after it, RULES.md §1.1): expected 0 (+2493) [session "
+        "hands after it unless recorded as made before one, `handledger buyin … --before "
+        "HAND`, RULES.md §1.1): expected 0 (+2493) [session "
         f"{session}, hand {hand30}, player yfg; expected 0, actual 2493; amounts in chips of "
         "0.01]"]
     assert [line for line in out.splitlines() if " Ntunn starts with 1536" in line] == [
@@ -176,6 +177,6 @@ def test_a_buy_in_recorded_after_the_cut_hands_says_it_funds_none_of_them(
     code, _, err = one_shot(db, "settle", "--session", session)
     assert code == 0
     assert err.endswith(
-        "names each (a rebuy not recorded before the hand: one recorded now counts only for "
-        "the hands after it, never for a hand stored before it, so the finding stays; or a "
-        "stack typed wrong: its start replaced, `handledger correct HAND --replace 1 …`)\n")
+        f"names each (a rebuy not recorded before the hand: `handledger buyin {session} "
+        "PLAYER CHIPS --before HAND` counts it before that hand; or a stack typed wrong: its "
+        "start replaced, `handledger correct HAND --replace 1 …`)\n")

@@ -85,10 +85,9 @@ def test_settle_notes_a_stack_by_name(tmp_path: Path) -> None:
     assert err == ("note: session charlestudor_Input_Log_001: hands start with stacks its "
                    "books did not leave (TA +10 chips); settle goes by the hands: `handledger "
                    "audit --session charlestudor_Input_Log_001` names each (a rebuy not "
-                   "recorded before the hand: one recorded now counts only for the hands after "
-                   "it, never for a hand stored before it, so the finding stays; or a stack "
-                   "typed wrong: its start replaced, `handledger correct HAND --replace 1 "
-                   "…`)\n")
+                   "recorded before the hand: `handledger buyin charlestudor_Input_Log_001 "
+                   "PLAYER CHIPS --before HAND` counts it before that hand; or a stack typed "
+                   "wrong: its start replaced, `handledger correct HAND --replace 1 …`)\n")
 
 
 def test_a_seat_named_as_two_players_is_refused_naming_both(tmp_path: Path) -> None:

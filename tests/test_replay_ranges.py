@@ -20,6 +20,7 @@ from replay.projections import rebuild
 from tests.conftest import SHARED
 from tests.copies import copy_ledger
 from tests.once import built_once
+from tests.test_live_table import one_shot
 from tests.unbuilt import unbuild
 
 
@@ -161,3 +162,30 @@ def test_one_range_or_one_job_is_the_one_process_pass(series: Path,
         assert rebuild(ledger, jobs=1).counts["hands"] == 150
         monkeypatch.setattr(ranges, "PART_HANDS", 10_000)  # one range: one process
         assert rebuild(ledger, jobs=2).counts["hands"] == 150
+
+
+def test_a_rebuy_made_before_its_hand_counts_there_in_ranges(series: Path,
+                                                               small_ranges: None) -> None:
+    """After the series, session z: Bob loses his 100 to Ann in z1 and z2 seats him with the
+    100 he rebought, recorded after z2 as made before it (`buyin --before z2`), beside a
+    hand of session y dealt between. Replayed in ranges as in one process, the rebuy counts
+    before z2: no finding of z's (its stack continuity is clean), the series' own as before."""
+    steps = [("session", "open", "z"), ("buyin", "z", "Ann", "100"), ("buyin", "z", "Bob", "100"),
+             ("session", "open", "y"), ("buyin", "y", "Cy", "100"), ("buyin", "y", "Dee", "100")]
+    for session, hand, seats, actions in (
+            ("z", "z1", "Ann:100,Bob:100", ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100",
+                                           "Bob cc", "d db 2c3d4h", "d db 9s", "d db Td",
+                                           "pay Ann 200", "end")),
+            ("y", "y1", "Cy:100,Dee:100", ("d dh Cy ????", "d dh Dee ????", "Cy f", "end")),
+            ("z", "z2", "Ann:200,Bob:100", ("d dh Ann ????", "d dh Bob ????", "Ann f", "end"))):
+        button = seats.split(":")[0]
+        steps.append(("hand", "start", "--session", session, "--hand", hand, "--game", "NT",
+                      "--stakes", "1/2", "--seats", seats, "--button", button))
+        steps.extend(("act", hand, a) for a in actions)
+    steps.append(("buyin", "z", "Bob", "100", "--before", "z2"))
+    for args in steps:
+        assert one_shot(series, *args)[0] == 0, args
+    one = _assert_same(series)
+    assert [d.kind for d in one.findings if d.session in ("y", "z")] == []
+    assert sorted(d.kind for d in one.findings) == [
+        "payout", "payout", "session_balance", "settlement", "stack_continuity"]

@@ -240,10 +240,11 @@ def test_correcting_an_entry_written_under_an_alias_says_the_alias_may_be_the_mi
             "player unalias Anna --reason … --by …`)\n")
     result = run(db, "entry", "amend", "s2", "2", "150", "--reason", "r", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "s2: entry 2 (buy_in) amended\n", note.format("amend it back"))
+        0, "s2: entry 2 (buy_in of Anna) amended: 100 → 150 chips\n",
+        note.format("amend it back"))
     result = run(db, "entry", "amend", "s2", "3", "150", "--reason", "r", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "s2: entry 3 (buy_in) amended\n", "")
+        0, "s2: entry 3 (buy_in of Cy) amended: 100 → 150 chips\n", "")
     assert _lines(db, "balances", "--session", "s2")[1:] == [
         "Ann                       0          150            0      0        1",
         "Cy                        0          150            0      0        1"]
@@ -253,4 +254,4 @@ def test_correcting_an_entry_written_under_an_alias_says_the_alias_may_be_the_mi
     assert run(db, *UNALIAS).exit_code == 0
     result = run(db, "entry", "amend", "s2", "2", "100", "--reason", "r", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "s2: entry 2 (buy_in) amended\n", "")
+        0, "s2: entry 2 (buy_in of Anna) amended: 150 → 100 chips\n", "")

@@ -214,7 +214,7 @@ def test_an_entry_under_a_pokernow_players_own_name_is_no_alias(tmp_path: Path) 
     assert lines(db, "cashout", "w1", "TA", "13") == ["w1: TA cashed out 13 chips (entry 11)"]
     result = run(db, "entry", "amend", "w1", "11", "103", "--reason", "typo", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "w1: entry 11 (cash_out) amended\n", "")
+        0, "w1: entry 11 (cash_out of TA) amended: 13 → 103 chips\n", "")
     assert lines(db, "cashout", "w1", "Anvjfbmj2", "101") == [
         "w1: Anvjfbmj2 cashed out 101 chips (entry 13)"]
     assert lines(db, "cashout", "w1", "Qapurjsa9", "96") == [
@@ -252,7 +252,7 @@ def test_an_entry_under_an_id_a_host_aliased_names_the_id(tmp_path: Path) -> Non
     assert lines(db, "player", "alias", "Tee", "TA") == ["TA (gE4aE_Yhc3) is Tee"]
     result = run(db, "entry", "amend", "w1", "4", "110", "--reason", "rebought", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "w1: entry 4 (buy_in) amended\n",
+        0, "w1: entry 4 (buy_in of Tee) amended: 100 → 110 chips\n",
         "note: entry 4 names gE4aE_Yhc3, an alias of Tee (`player alias`): it counted as "
         "Tee's; if the alias was the mistake, not the entry, amend it back and end the alias "
         "(`handledger player unalias gE4aE_Yhc3 --reason … --by …`)\n"

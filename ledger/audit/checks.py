@@ -295,7 +295,8 @@ def starting_stacks(book: SessionBook) -> list[Finding]:
             basis = (f"{s.player}'s buy-ins come to {s.bought}" if s.bought
                      else f"{s.player} has no buy-in" if not later
                      else f"{s.player} has no buy-in before it ({later} bought in the session "
-                     "is recorded after it, and a buy-in counts only for the hands after it, "
+                     "is recorded after it, and a buy-in counts only for the hands after it "
+                     "unless recorded as made before one, `handledger buyin … --before HAND`, "
                      "RULES.md §1.1)")
         else:
             basis = f"{s.player} left hand {s.previous} with {s.expected - s.bought}"
@@ -449,8 +450,8 @@ def _unpaid_words(book: SessionBook, beyond: dict[str, int], rest: int) -> str:
     return (f"{book.format(rest)} of it no payment settles: {lost}: a hand seats {seated} "
             "with chips never bought, and nobody pays more than the chips put on the table "
             "(RULES.md §1.1; `pay` refuses it); the rest is settled once the books are put "
-            "right (a buy-in not recorded: `handledger buyin`, or `entry amend` of the "
-            "buy-in; a stack typed wrong: `handledger correct`)")
+            "right (a buy-in not recorded: `handledger buyin … --before HAND`, or `entry "
+            "amend` of the buy-in; a stack typed wrong: `handledger correct`)")
 
 
 #: The party of :func:`_still_owed`'s transfers that pays the losses beyond the buy-ins,
@@ -486,8 +487,8 @@ def _beyond_words(book: SessionBook, p: PlayerBook, text: str) -> str:
             "bought, and nobody pays more than the chips put on the table (RULES.md §1.1; "
             f"`pay` refuses it), so {who} can owe at most {book.format(most)} (the buy-ins"
             f"{paid_them}){then}; the rest is settled once the books are put right (a buy-in "
-            "not recorded: `handledger buyin`, or `entry amend` of the buy-in; a stack typed "
-            "wrong: `handledger correct`)")
+            "not recorded: `handledger buyin … --before HAND`, or `entry amend` of the buy-in; "
+            "a stack typed wrong: `handledger correct`)")
 
 
 def _party(name: str) -> str:

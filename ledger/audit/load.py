@@ -11,14 +11,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ledger.audit.books import SessionRow
+from ledger.audit.placing import Starts, hand_starts, named_hand, place
 from ledger.model.errors import LedgerError
 from ledger.model.events import parse_event
 
 
 def session_rows(ledger: Any, *, sessions: Sequence[str] | None = None,
                  types: Sequence[str] | None = None, after: int = 0) -> list[SessionRow]:
-    """Stored session events (rows of no hand) in ledger order, typed: all of them, or only
-    those of ``sessions`` and/or of event ``types``, and after ledger position ``after``.
+    """Stored session events (rows of no hand) in the order the books count them, typed: all
+    of them, or only those of ``sessions`` and/or of event ``types``, and after ledger
+    position ``after``. Each row's position is its place among the hands
+    (:func:`ledger.audit.placing.place`: a buy-in made before a hand counts just before it).
 
     Raises:
         MalformedEvent: a stored payload that does not parse (located at its stream).
@@ -30,7 +33,24 @@ def session_rows(ledger: Any, *, sessions: Sequence[str] | None = None,
         [None if sessions is None else list(sessions),
          None if types is None else list(types), after]).fetchall()
     fixes = entry_corrections(ledger, sessions)
-    return [row for raw in rows if (row := _typed(*raw, fixes)) is not None]
+    return placed(ledger.connection,
+                  [row for raw in rows if (row := _typed(*raw, fixes)) is not None])
+
+
+def placed(con: Any, rows: list[SessionRow], starts: Starts | None = None
+           ) -> list[SessionRow]:
+    """``rows`` (typed, in ledger order) each at its place among the hands
+    (:func:`ledger.audit.placing.place`), in that order (ledger order between equal places);
+    ``starts``: the hands' first positions when the caller has them (a partition's), else
+    read from the events table on ``con`` for the hands the rows name."""
+    named = [(r.session, h) for r in rows if (h := named_hand(r.event)) is not None]
+    if not named:  # most ledgers: no buy-in made before a hand
+        return rows
+    if starts is None:
+        starts = hand_starts(con, named)
+    moved = [SessionRow(place(r.position, r.session, r.event, starts), r.session, r.event)
+             for r in rows]
+    return sorted(moved, key=lambda r: r.position)
 
 
 def iter_session_rows(ledger: Any, *, window: int = 500_000) -> Iterator[SessionRow]:
@@ -44,15 +64,46 @@ def iter_session_rows(ledger: Any, *, window: int = 500_000) -> Iterator[Session
     con = ledger.connection
     last = con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
     fixes = entry_corrections(ledger)
+    early = _made_before(con, fixes)  # counted at their place, ahead of their position
+    waiting = iter(early.values())
+    ahead = next(waiting, None)
     for low in range(0, last, window):
         rows = con.execute(
             "SELECT position, stream, session, payload, seq FROM events WHERE position > $1"
             " AND position <= $2 AND hand_id IS NULL ORDER BY position",
             [low, low + window]).fetchall()
         for raw in rows:
+            while ahead is not None and ahead.position < raw[0]:
+                yield ahead
+                ahead = next(waiting, None)
+            if (raw[1], raw[4]) in early:
+                continue
             row = _typed(*raw, fixes)
             if row is not None:
                 yield row
+    while ahead is not None:
+        yield ahead
+        ahead = next(waiting, None)
+
+
+def _made_before(con: Any, fixes: Fixes) -> dict[tuple[str, int], SessionRow]:
+    """The buy-ins that count before a hand stored ahead of them (``buyin --before``, as
+    corrected by ``fixes``), ``{(stream, seq): row at its place}`` in the order of their
+    places (:func:`placed`), for :func:`iter_session_rows` to yield each there."""
+    amended = sorted(k for k, e in fixes.items() if e is not None and named_hand(e))
+    raw = con.execute(
+        "SELECT position, stream, session, payload, seq FROM events WHERE hand_id IS NULL"
+        " AND type = 'buy_in' AND (json_extract_string(payload, '$.before') IS NOT NULL"
+        " OR list_contains($1, stream || ':' || seq)) ORDER BY position",
+        [[f"{stream}:{seq}" for stream, seq in amended]]).fetchall()
+    keyed = [((r[1], r[4]), row) for r in raw if (row := _typed(*r, fixes)) is not None
+             and named_hand(row.event) is not None]
+    if not keyed:
+        return {}
+    starts = hand_starts(con, [(row.session, named_hand(row.event)) for _, row in keyed])
+    moved = [(key, SessionRow(place(row.position, row.session, row.event, starts),
+                              row.session, row.event)) for key, row in keyed]
+    return dict(sorted(moved, key=lambda item: item[1].position))
 
 
 #: ``{(session stream, seq): the entry as corrected, None when retracted}``.

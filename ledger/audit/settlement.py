@@ -175,7 +175,7 @@ def _owed(con: Any, session: str | None) -> tuple[Balances, dict[str, int], int]
             f"cannot settle: hand {first['hand']} is still in progress (not ended) in {where}"
             + (f" (and {more} more hand{'s' if more > 1 else ''})" if more else "")
             + f": its pot is paid when it ends (`handledger act {first['hand']} end`) or is "
-            "voided; settle then")
+            "voided; then run `handledger settle` again")
     nets = {p["player"]: p["net"] + p["paid_minor"] - p["received_minor"]
             for p in books.players}
     house = house_books(con, session)
@@ -200,6 +200,8 @@ def _owed(con: Any, session: str | None) -> tuple[Balances, dict[str, int], int]
         def worth(chips: int, sep: str) -> str:
             return "" if plain else f"{sep}{format_money(chips * value, decimals, currency)}"
 
+        shut = con.execute("SELECT coalesce(bool_or(closed), false) FROM session_book WHERE"
+                           " session = $1", [name]).fetchone()[0]
         raise LedgerError(
             f"cannot settle: {player} lost {lost} chips"
             + (f" ({worth(lost, '')})" if not plain else "") + f" in session {name}, more "
@@ -207,9 +209,10 @@ def _owed(con: Any, session: str | None) -> tuple[Balances, dict[str, int], int]
             + (f" (and {more} more player{'s' if more > 1 else ''})" if more else "")
             + f": a hand seats {player} with chips never bought, and nobody pays more than the "
             f"chips put on the table (RULES.md §1.1; `pay` refuses it): `handledger audit "
-            f"--session {name}` names the hand (a buy-in not recorded: `handledger buyin`, or "
-            "`entry amend` of the buy-in; a stack typed wrong: `handledger correct`); settle "
-            "then")
+            f"--session {name}` names the hand (a buy-in not recorded: `handledger buyin "
+            f"{name} {player} CHIPS --before HAND{' --closed' if shut else ''}`, or `entry "
+            "amend` of the buy-in; a stack "
+            "typed wrong: `handledger correct`); then run `handledger settle` again")
     never = {name for (name,) in con.execute(  # hands of no session: no session to open
         "SELECT session FROM session_book WHERE NOT opened AND session IS NOT NULL"
     ).fetchall()}

@@ -560,13 +560,21 @@ class SessionOpened(_Model):
 
 
 class BuyIn(_Model):
-    """A buy-in, rebuy or top-up of ``chips`` (table stakes: only between hands)."""
+    """A buy-in, rebuy or top-up of ``chips`` (table stakes: only between hands, RULES.md
+    §1.1). ``before``: the hand of its session it was made before, recorded later (a rebuy
+    forgotten at the table): the books count it just before that hand starts, not at its own
+    place in the ledger; None (an entry without it, every older ledger's): at its place."""
 
     type: Literal["buy_in"] = "buy_in"
     schema_version: Version = SCHEMA_VERSION
     player: str
     chips: int = Field(gt=0, le=MAX_CHIPS, strict=True)
     kind: Literal["buy_in", "rebuy", "top_up"] = "buy_in"
+    before: str | None = Field(
+        None, min_length=1, exclude_if=_absent,
+        description="The hand of the session this buy-in was made before, recorded after it "
+        "(`buyin --before HAND`): the books count it just before that hand starts. Left out "
+        "of the event's JSON when absent: the buy-in counts at its own place.")
 
 
 class CashOut(_Model):

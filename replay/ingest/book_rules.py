@@ -16,7 +16,8 @@ its file whole, in one line naming file, line and session.
   there, one printing like a player of the books, or a word of the action notation:
   :func:`replay.sessions.entries.new_player`), a rebuy or top-up of a player with no buy-in
   yet, his buy-ins together beyond the ledger's bound (:func:`~replay.sessions.entries.
-  buy_in_kind`); the session opened before it;
+  buy_in_kind`); the session opened before it; the hand it was made before (``before``), a
+  hand of the session (:func:`~replay.sessions.entries.hand_of_session`);
 * a cash-out: the player's name and that he has chips at the table, a buy-in and no
   cash-out since (:func:`~replay.sessions.entries.not_at_table`); the chips the table holds
   are :mod:`replay.ingest.table_bound`'s;
@@ -151,7 +152,7 @@ def _check(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: 
     Raises:
         LedgerError: the command's refusal."""
     from replay.sessions.amounts import bounded
-    from replay.sessions.entries import buy_in_kind, new_player, not_at_table
+    from replay.sessions.entries import buy_in_kind, hand_of_session, new_player, not_at_table
     from replay.sessions.state import in_books, no_session
 
     if not state.opened:
@@ -163,6 +164,8 @@ def _check(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: 
         bounded(state, said, e.chips)
         buy_in_kind(session, state, players.get(e.player, e.player), e.chips, e.kind, said,
                     fix="make its kind buy_in")
+        if e.before is not None:
+            hand_of_session(reads, session, e.before, said)
     elif e.type == "cash_out":
         check_name(e.player)
         away = not_at_table(session, state, players.get(e.player, e.player), e.chips)

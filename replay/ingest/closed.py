@@ -58,9 +58,13 @@ def settled_change(event: Any, target: str | None = None) -> str | None:
     books of a closed session, as a refusal words it (``cashes out Ann (10 chips)``), or None
     when a closed session takes it without ``--closed`` (a payment or its amendment, an
     alias, a seat change). ``target``: the type of the entry an ``entry_corrected`` amends
-    (None when unknown). A buy-in or an opening, which no flag lets in, is the caller's."""
+    (None when unknown). A buy-in made before a hand of the session (``buyin --before HAND
+    --closed``) changes them as a cash-out does; any other buy-in or an opening, which no flag
+    lets in, is the caller's."""
     if event.type == "cash_out":
         return f"cashes out {event.player} ({event.chips} chips)"
+    if event.type == "buy_in" and event.before is not None:
+        return f"buys {event.player} {event.chips} chips before hand {event.before}"
     if event.type == "entry_corrected" and target != "payment":
         return f"amends its {target or 'entry'} at seq {event.seq}"
     if event.type == "session_changed":

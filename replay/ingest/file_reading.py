@@ -226,7 +226,8 @@ def _without_stored_entries(ledger: Any, read: FileRead, *, closed: bool = False
     return dataclasses.replace(read, items=keep)
 
 
-#: Session events a closed session takes no more of (RULES.md §1.1: no hands or buy-ins).
+#: Session events a closed session takes no more of (RULES.md §1.1: no hands or buy-ins; a
+#: buy-in made before one of its hands, ``before``, goes in as a cash-out does).
 NOT_AFTER_CLOSE = ("session_opened", "session_closed", "buy_in")
 
 
@@ -263,7 +264,8 @@ def _check_extends(file: str, numbered: list[SessionEntry],
         if stream in shut and not closed:
             target = getattr(item.event, "seq", None)
             refuse_settled_change(item, types.get((stream, target)), shut[stream], file=file)
-        if ended.get(stream) and item.event.type in NOT_AFTER_CLOSE:
+        if ended.get(stream) and item.event.type in NOT_AFTER_CLOSE and not (
+                item.event.type == "buy_in" and item.event.before is not None):
             raise LedgerError(
                 f"its {item.event.type} at seq {item.seq} comes after the session was closed: "
                 f"a closed session takes no more; nothing of the file was written",

@@ -176,16 +176,20 @@ def _stack_warning(session: str, hand: str, player: str, stack: int, previous: s
         basis = f"{expected} by the books ({left} after hand {previous} and {bought} bought since)"
     else:
         basis = f"{left} after hand {previous} with nothing bought since"
-    cause = (f"a rebuy not recorded? (`handledger buyin {session} {player} CHIPS`)"
+    cause = (f"a rebuy not recorded? (`handledger buyin {session} {player} CHIPS --before "
+             f"{hand}`: the books count it before this hand)"
              if stack > expected else "a stack counted short?")
     return (f"warning: {shown(player)} starts hand {hand} with {stack} chips, {basis}: "
             f"{cause}; the audit's stack continuity will name it")
 
 
 def _book_entries(ledger: Any, session: str) -> list[tuple[int, Any]]:
-    """``session``'s buy-ins and cash-outs as the books read them, ``(ledger position,
-    event)`` in ledger order: a retracted entry left out, an amended one as amended last, at
-    its own position (as the audit's stack continuity reads them)."""
+    """``session``'s buy-ins and cash-outs as the books read them, ``(place, event)`` in the
+    order of their places: a retracted entry left out, an amended one as amended last, at its
+    place among the hands (a buy-in made before a hand just before it,
+    :mod:`ledger.audit.placing`), as the audit's stack continuity reads them."""
+    from ledger.audit.placing import hand_starts, named_hand, place
+
     rows = ledger.read(f"session:{session}")
     fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
     out = []
@@ -198,7 +202,11 @@ def _book_entries(ledger: Any, session: str) -> list[tuple[int, Any]]:
                 continue
             e = ev.parse_event(fixes[r.seq])
         out.append((r.position, e))
-    return out
+    named = [(session, h) for _, e in out if (h := named_hand(e)) is not None]
+    if not named:
+        return out
+    starts = hand_starts(ledger.connection, named)
+    return sorted(((place(p, session, e, starts), e) for p, e in out), key=lambda pe: pe[0])
 
 
 def _bought_since(book: list[tuple[int, Any]], names: Collection[str], position: int

@@ -21,7 +21,7 @@ from replay.sessions.payments import paid_by, within_buy_ins, within_house, with
 from replay.sessions.seated_chips import (
     amended_between_hands,
     amended_start_warning,
-    entry_position,
+    entry_place,
     seated_with_bought,
 )
 from replay.sessions.state import Place, SessionState, alias_group, append_entry, open_state
@@ -30,10 +30,11 @@ from replay.sessions.statements import statement_to_retract
 
 def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, reason: str,
                   by: str, closed: bool = False, beyond: bool = False,
-                  note: Callable[[str], None] | None = None) -> tuple[Any, Any]:
+                  note: Callable[[str], None] | None = None) -> tuple[Any, Any, str]:
     """Retract (``value`` None) or amend (``value``: chips for a buy-in or cash-out, money for
     a payment) the book entry at ``seq`` of ``session``'s stream. Returns the entry as it
-    stood and the replacement (None: retracted). ``closed``: a buy-in or cash-out of a closed
+    stood (as amended last), the replacement (None: retracted) and the line that says what
+    was done (:func:`corrected_line`). ``closed``: a buy-in or cash-out of a closed
     session goes in (its books were settled up at the close; a payment, the settling up
     itself, needs no flag, as ``pay``). ``beyond``: an amended payment goes in though it is
     more than the payer owes (as ``pay --more-than-owed``). ``note`` gets a ``note:`` line
@@ -63,7 +64,28 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     if note is not None and replacement is not None and (
             warning := amended_warning(ledger, session, seq, replacement)):
         note(warning)
-    return entry, replacement
+    was = state.amended.get(seq, entry)
+    return was, replacement, corrected_line(session, seq, was, replacement, state)
+
+
+def corrected_line(session: str, seq: int, was: Any, now: Any, state: SessionState) -> str:
+    """What ``entry retract`` or ``entry amend`` says of the entry at ``seq`` of ``session``
+    (``was``: as it stood, ``now``: its replacement, None when retracted; ``state``: the
+    session's books, for its money): ``fri: entry 4 (buy_in) retracted``; amended, the entry
+    named with its player (a payment's payer and payee) and its amount before and after, in
+    chips for a buy-in or cash-out and in the session's money for a payment: ``fri: entry 5
+    (cash_out of Cy) amended: 300 → 350 chips``, ``fri: entry 7 (payment of Ann to Bob)
+    amended: 12.50 USD → 15.00 USD``."""
+    if now is None:
+        return f"{session}: entry {seq} ({was.type}) retracted"
+    if was.type == "payment":
+        from replay.sessions.payments import party
+
+        whose = f"{party(was.payer)} to {party(was.payee)}"
+        amounts = f"{state.money(was.amount_minor)} → {state.money(now.amount_minor)}"
+    else:
+        whose, amounts = was.player, f"{was.chips} → {now.chips} chips"
+    return f"{session}: entry {seq} ({was.type} of {whose}) amended: {amounts}"
 
 
 def amended_warning(ledger: Any, session: str, seq: int, replacement: Any) -> str | None:
@@ -308,7 +330,7 @@ def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int
     seating = []
     found = hands_seating(ledger, session, names)
     if found:  # a buy-in counts for the hands recorded after it only
-        at = entry_position(ledger, session, seq)
+        at = entry_place(ledger, session, seq)
         after = {h for (h,) in ledger.query(
             "SELECT hand_id FROM events WHERE list_contains($1, hand_id) GROUP BY hand_id"
             " HAVING min(position) > $2", [[h for h, *_ in found], at])}

@@ -26,41 +26,74 @@ from replay.sessions.state import (
 
 
 def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
-           note: Callable[[str], None] | None = None) -> tuple[ev.BuyIn, int]:
+           note: Callable[[str], None] | None = None, *, before: str | None = None,
+           closed: bool = False) -> tuple[ev.BuyIn, int]:
     """``player`` buys ``chips`` (as typed: whole chips, :func:`chips_written`) in
     ``session`` (kind: ``buy_in`` for his first, ``rebuy`` after, unless given). Returns the
-    event and its seq. ``note`` gets a ``warning:`` line when ``player`` is new to the
-    session's books and close to a name in them (:func:`close_to_books`): the buy-in is
-    recorded (a new player may join), the name likely meant offered as ``cashout`` and
-    ``hand start`` offer it.
+    event and its seq. ``before``: a hand of the session it was made before, recorded now (a
+    rebuy forgotten at the table): the books count it just before that hand starts
+    (:mod:`ledger.audit.placing`), and, so placed, it is not refused while he sits in a hand
+    still in play; ``closed``: such a buy-in goes in though the session is closed (its books
+    were settled up at the close), ``note`` then told what it changes
+    (:func:`closed_buy_in_note`). ``note`` gets a ``warning:`` line
+    when ``player`` is new to the session's books and close to a name in them
+    (:func:`close_to_books`): the buy-in is recorded (a new player may join), the name
+    likely meant offered as ``cashout`` and ``hand start`` offer it.
 
     Raises:
+        ChainBroken, LedgerCorrupt: with ``closed``, the ledger file fails the proof made
+            before it is read (:func:`ledger.store.proven.prove_before_writing`).
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`; for a
             player not yet in the session's books, one the action notation reads as
             something else, :func:`ledger.model.names.check_seat_name`, or the name of one
             in its books in another case), an amount that is
             not a whole number of chips above 0;
         NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
-            the session that is still open (:func:`_between_hands`), or a rebuy or top-up is
-            given for a player with no buy-in there yet.
+            the session that is still open (:func:`_between_hands`; not with ``before``),
+            a rebuy or top-up is given for a player with no buy-in there yet, ``before``
+            names no hand of the session (:func:`hand_of_session`), or the session is closed
+            and ``before`` given without ``closed``.
     """
     check_name(player)
+    if closed and before is None:
+        raise MalformedInput(f"buyin {session} {player} --closed: --closed goes with --before "
+                             "HAND (a buy-in made before a hand of the closed session); "
+                             "nothing written")
+    if closed:  # a deliberate write to closed books
+        prove_before_writing(ledger)
     names = series_names(ledger)  # an alias is his player's name here, as in the audit
-    state = open_state(ledger, session, players=names)
+    state = open_state(ledger, session, players=names, allow_closed=True)
+    if state.closed and before is None:
+        raise LedgerError(
+            f"session {session!r} is closed: it takes no more hands or buy-ins (one made before "
+            f"a hand of it and not recorded then: `handledger buyin {session} {player} "
+            f"{chips} --before HAND --closed`; payments still go in; a cash-out or a "
+            "correction of its entries with --closed)")
+    if before is not None:
+        hand_of_session(ledger, session, before, f"buyin {session} {player} --before {before}")
+    if state.closed and not closed:
+        raise LedgerError(
+            f"session {session} is closed (entry {state.closed_seq}; its books were settled up "
+            f"at the close): a buy-in of {player} before hand {before} changes them; nothing "
+            "written; --closed records it anyway")
     seated = seated_in(ledger, session)
     books = in_books(ledger, session, state, seated=seated, names=names)
     if player not in books:  # his name first given here
         new_player(ledger, session, state, player, f"buyin {session} {player}",
                    seated=seated, names=names)
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
-    _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
-                   "showdown and the next deal", names)
+    if before is None:  # one made before a hand is placed there, between his hands
+        _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
+                       "showdown and the next deal", names)
     event = ev.BuyIn(player=player, chips=chips,
                      kind=buy_in_kind(session, state, names.get(player, player), chips, kind,
-                                      f"buyin {session} {player} --kind {kind}"))
+                                      f"buyin {session} {player} --kind {kind}"),
+                     before=before)
     twice = (entered_twice(ledger, session, state, player, chips, names)
-             if note is not None and player in books else None)
+             if note is not None and player in books and before is None else None)
     seq = append_entry(ledger, session, event, state)
+    if note is not None and state.closed:
+        note(closed_buy_in_note(session, state, names.get(player, player), event))
     if note is not None and player not in books:
         line = close_to_books(session, player, books, seq)
         if line:
@@ -70,6 +103,41 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
              f"`handledger entry retract {session} {seq} --reason … --by …` (recorded as "
              f"a {event.kind.replace('_', '-')})")
     return event, seq
+
+
+def closed_buy_in_note(session: str, state: SessionState, player: str, event: ev.BuyIn
+                       ) -> str:
+    """The ``note:`` line of ``event``, a buy-in of ``player`` (his series name) made before a
+    hand of ``session``, a closed session whose books ``state`` folded before it: what it
+    changes there. No player's net (a net is what his hands paid him less what he put in:
+    settle, balances and standings go by the hands), his buy-ins there, which the audit's
+    stack continuity and session balance read."""
+    was = state.chips_in.get(player, 0)
+    return (f"note: session {session} is closed: this {event.kind.replace('_', '-')} moves no "
+            f"player's net (nets go by the hands): {player}'s buy-ins "
+            f"there come to {was + event.chips} chips (were {was}) before hand {event.before}")
+
+
+def hand_of_session(ledger: Any, session: str, hand: str, where: str) -> None:
+    """Refuse ``hand`` as the hand a buy-in of ``session`` was made before (``where``: the
+    command as typed) unless it is a hand of that session: its ``hand_started`` names it.
+
+    Raises:
+        NotFound: no such hand in the ledger; LedgerError: a hand of another session, or
+            of none.
+    """
+    from ledger.model.errors import NotFound
+
+    found = ledger.query("SELECT session FROM events WHERE hand_id = $1 AND type ="
+                         " 'hand_started' LIMIT 1", [hand])
+    if not found:
+        raise NotFound(f"{where}: no hand {hand!r} in the ledger (--before names a hand of "
+                       f"session {session}); nothing written")
+    (other,) = found[0]
+    if other != session:
+        of = f"of session {other}" if other is not None else "of no session"
+        raise LedgerError(f"{where}: hand {hand} is {of}, not of session {session}: a buy-in "
+                          "counts before a hand of its own session; nothing written")
 
 
 def entered_twice(ledger: Any, session: str, state: SessionState, player: str, chips: int,

@@ -44,7 +44,8 @@ def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
     """
     entry = state.entries[seq]
     at = entry_position(ledger, session, seq)
-    after, before = _hands_around(ledger, session, entry.player, at)
+    after, before = _hands_around(ledger, session, entry.player, entry_place(ledger, session,
+                                                                             seq))
     if after is None:
         return
     upto = None if place is None else max(place.position, after[2])
@@ -74,7 +75,9 @@ def unbought_again(ledger: Any, session: str, state: SessionState, seq: int, han
     it would start Ann with 50 chips nobody bought"``); None otherwise (RULES.md §1.1)."""
     entry = state.entries[seq]
     at = entry_position(ledger, session, seq)
-    after, before = _hands_around(ledger, session, entry.player, at, counting=(hand, replayed))
+    after, before = _hands_around(ledger, session, entry.player, entry_place(ledger, session,
+                                                                             seq),
+                                  counting=(hand, replayed))
     if after is None or after[0] != hand:
         return None
     check = _start_check(ledger, session, None, at, entry, before, after)
@@ -94,7 +97,8 @@ def amended_start_warning(ledger: Any, session: str, seq: int, amended: Any) -> 
     seats him, or his stack is not known (a hand before it recorded no payouts). The
     amendment stands: it is the host's statement."""
     at = entry_position(ledger, session, seq)
-    after, before = _hands_around(ledger, session, amended.player, at)
+    after, before = _hands_around(ledger, session, amended.player, entry_place(ledger, session,
+                                                                               seq))
     if after is None:
         return None
     check = _start_check(ledger, session, None, at, amended, before, after)
@@ -184,6 +188,20 @@ def entry_position(ledger: Any, session: str, seq: int) -> int:
                         [f"session:{session}", seq])[0][0]
 
 
+def entry_place(ledger: Any, session: str, seq: int) -> int:
+    """Where the book entry at ``seq`` of ``session``'s stream counts among the hands
+    (:func:`ledger.audit.placing.place`): its ledger position, or, a buy-in made before a
+    hand (``buyin --before``), just before that hand starts."""
+    from ledger.audit.placing import hand_starts, place_before
+
+    (at, hand), = ledger.query(
+        "SELECT position, json_extract_string(payload, '$.before') FROM events WHERE"
+        " stream = $1 AND seq = $2", [f"session:{session}", seq])
+    if hand is None:
+        return at
+    return place_before(at, session, hand, hand_starts(ledger.connection, [(session, hand)]))
+
+
 def _amended_again(ledger: Any, session: str, seq: int, since: int, until: int) -> bool:
     """Whether a correction of the entry at ``seq`` of ``session`` is stored between ledger
     positions ``since`` and ``until`` (both excluded)."""
@@ -214,7 +232,7 @@ def _start_check(ledger: Any, session: str, upto: int | None, at: int, replaceme
     the player the series' aliases say (:func:`replay.sessions.state.series_names`, wherever
     the alias is recorded); None when that hand seats him under no name the books give him."""
     from ledger.audit.books import SessionRow, build_series, hand_facts
-    from ledger.audit.load import corrections_of, typed_rows
+    from ledger.audit.load import corrections_of, placed, typed_rows
 
     raw = ledger.query(
         "SELECT position, stream, session, CAST(payload AS VARCHAR), seq FROM events WHERE"
@@ -222,8 +240,9 @@ def _start_check(ledger: Any, session: str, upto: int | None, at: int, replaceme
         " ORDER BY position", [session, upto])
     fixes = corrections_of((stream, payload) for _, stream, _, payload, _ in raw
                            if '"entry_corrected"' in payload)
-    rows = [SessionRow(r.position, r.session, replacement) if r.position == at else r
-            for r in typed_rows(raw, fixes)]
+    rows = placed(ledger.connection,
+                  [SessionRow(r.position, r.session, replacement) if r.position == at else r
+                   for r in typed_rows(raw, fixes)])
     hand, replayed, start = after
     played = [*([] if before is None else [before]), (replayed, start)]
     series = build_series(rows, [hand_facts(r, ord=k, position=p)

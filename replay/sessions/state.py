@@ -79,7 +79,32 @@ def session_state(ledger: Any, name: str, *, before: int | None = None,
                            upto=None if before is None else max(before - 1, 0))
     except NotFound:
         return SessionState()
-    return fold_rows([(r.seq, r.event) for r in rows], players)
+    return fold_rows(in_place(ledger, name, rows), players)
+
+
+def in_place(ledger: Any, name: str, rows: Sequence[Any]) -> list[tuple[int, Any]]:
+    """Session ``name``'s stored ``rows`` as ``(seq, event)`` in the order the books count
+    them: by their place among the hands (:mod:`ledger.audit.placing`: a buy-in made before a
+    hand, ``buyin --before``, just before it; as amended last), ledger order between equal
+    places. Most sessions have no such buy-in: their rows in seq order."""
+    from ledger.audit.placing import hand_starts, named_hand, place
+
+    fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
+    counted = {}  # the buy-ins in force, as amended last
+    for r in rows:
+        if r.type == "buy_in" and fixes.get(r.seq, r.event) is not None:
+            fix = fixes.get(r.seq, r.event)
+            counted[r.seq] = ev.parse_event(fix) if isinstance(fix, dict) else fix
+    named = [(name, h) for e in counted.values() if (h := named_hand(e)) is not None]
+    if not named:
+        return [(r.seq, r.event) for r in rows]
+    starts = hand_starts(ledger.connection, named)
+
+    def placed(r: Any) -> int:
+        e = counted.get(r.seq)
+        return r.position if e is None else place(r.position, name, e, starts)
+
+    return [(r.seq, r.event) for r in sorted(rows, key=placed)]
 
 
 def fold_rows(rows: Sequence[tuple[int, Any]], players: Mapping[str, str] | None = None
@@ -90,7 +115,7 @@ def fold_rows(rows: Sequence[tuple[int, Any]], players: Mapping[str, str] | None
     state = SessionState()
     fixes = {e.seq: e.replacement for _, e in rows if e.type == "entry_corrected"}
     for seq, e in rows:
-        state.last_seq = seq
+        state.last_seq = max(state.last_seq, seq)  # rows in place order (:func:`in_place`)
         if seq in fixes and e.type in ENTRY_TYPES:  # (a statement retracted: no entry)
             state.entries[seq] = e
             if fixes[seq] is None:
