@@ -118,9 +118,12 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
             me = names.get(seat.player, seat.player)
             bought = state.chips_in.get(me)
             if me in state.cashed and me not in state.seated:
-                note(f"warning: {shown(seat.player)} cashed out of session {session} and has "
-                     f"not bought in since (record it: `handledger buyin {session} "
-                     f"{seat.player} CHIPS`)")
+                at = state.cashed_at[me]
+                note(f"warning: {shown(seat.player)} cashed out {state.cashed[me]} chips in "
+                     f"session {session} (entry {at}) and has not bought in since (`handledger "
+                     f"entry retract {session} {at} --reason … --by …` if the cash-out was "
+                     f"wrong, or record a buy-in: `handledger buyin {session} {seat.player} "
+                     "CHIPS`)")
             elif bought is None:
                 note(f"warning: {shown(seat.player)} has no buy-in in session {session} "
                      f"(record it: `handledger buyin {session} {seat.player} CHIPS`)")
