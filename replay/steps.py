@@ -171,6 +171,9 @@ class Step:
     #: shown, ``result.verifiable`` false): no pot is awarded, by the table or the rules, and
     #: the stacks count only the uncalled chips returned
     unawarded: bool = False
+    #: a draw waiting for the dealer alone (RULES.md §4.2): whose replacement cards he deals
+    #: next and how many, as ``state`` names it (``"Flo 1 replacement card"``); else ""
+    dealer_next: str = ""
 
     @property
     def label(self) -> str:
@@ -212,6 +215,7 @@ class Step:
                 "bring_in": legal.bring_in, "fixed": legal.fixed},
             "notes": list(self.notes), "paid": dict(self.paid),
             "awarded": dict(self.awarded), "unawarded": self.unawarded,
+            "dealer_next": self.dealer_next,
         }
 
 
@@ -452,7 +456,20 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         paid={p: c for p, c in paid.items() if c} if payouts else {},
         awarded=by_rules,
         unawarded=cannot_award(state, result),
+        dealer_next=_replacements_next(state),
     )
+
+
+def _replacements_next(state: HandState) -> str:
+    """In a draw where no player is left to discard, the player whose replacement cards
+    the dealer deals next and how many (``"Flo 1 replacement card"``), as ``state`` names the
+    next deal (the first still owed, RULES.md §4.2); "" otherwise (a player to discard is
+    ``to_act``)."""
+    if state.phase != "draw" or state.to_act is not None:
+        return ""
+    for p, n in state.cards.owed.items():
+        return f"{p} {n} replacement card{'' if n == 1 else 's'}"
+    return ""
 
 
 def _by_rules(state: HandState, result: Any, awarded: Sequence[Any]) -> dict[str, int]:

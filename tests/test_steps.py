@@ -335,3 +335,30 @@ def test_show_takes_a_returned_uncalled_bet_out_of_the_pot(run, tmp_path: Path) 
         f" 13 pay k1tt9nM1nd 0.20          pot 0 [k1tt9nM1nd:1010 {stacks} showdown",
         f" 14 hand_ended                   pot 0 [k1tt9nM1nd:1010 {stacks} showdown",
     ]
+
+
+def test_show_names_the_dealer_s_replacement_deal_in_a_draw(run) -> None:  # noqa: ANN001
+    """Deuce-to-seven triple draw (RULES.md §4.2): once Flo has discarded one card (Eli
+    stood pat, Dan folded) the dealer deals Flo's replacement next, as ``state`` says
+    (``next: d dh Flo CARDS (1 card drawn)``): the row says so instead of naming nobody; in
+    the second draw, Flo still to discard, the row names Flo (the engine takes his discard
+    or Eli's replacement first)."""
+    assert run("hand", "start", "--hand", "t", "--game", "F2L3D", "--stakes", "1/2",
+               "--small-bet", "2", "--big-bet", "4", "--seats", "Dan:50,Eli:50,Flo:50",
+               "--button", "Dan").exit_code == 0
+    played = run("table", "t", input="d dh Eli ??????????\nd dh Flo ??????????\n"
+                 "d dh Dan ??????????\nDan f\nEli cc\nFlo cc\nEli sd\nFlo sd ??\n"
+                 "d dh Flo 9h\nEli cc\nFlo cc\nEli sd ??\nd dh Eli 8h\n")
+    assert played.exit_code == 0, played.output
+    rows = run("show", "t").output.splitlines()
+    stacks = "pot 4 [Eli:48 Flo:48 Dan:50]"
+    assert rows[9:16] == [
+        f" 10 Eli sd                       {stacks} draw → Flo",
+        f" 11 Flo sd ??                    {stacks} draw → dealer deals Flo 1 replacement card",
+        " 12 d dh Flo 9h                  pot 4 bet 0 [Eli:48 Flo:48 Dan:50] bet → Eli",
+        " 13 Eli cc                       pot 4 bet 0 [Eli:48 Flo:48 Dan:50] bet → Flo",
+        f" 14 Flo cc                       {stacks} draw → Eli",
+        f" 15 Eli sd ??                    {stacks} draw → Flo",
+        f" 16 d dh Eli 8h                  {stacks} draw → Flo"]
+    assert run("state", "t").output.splitlines()[1] == (
+        "phase draw, Flo to act: Flo sd CARDS (discard) or Flo sd (stand pat)")
