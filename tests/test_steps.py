@@ -155,7 +155,7 @@ def test_street_names_of_stud_and_draw() -> None:
     draw = hand_steps(_events(DATA / "hands" / "five-card-draw.phh"))
     names = [s.street_name for s in draw.steps]
     assert names[6] == "before the draw" and names[-1] == "after the draw"
-    assert draw.steps[11].words == "Cy stands pat" and draw.steps[10].words == "Bob discards 2"
+    assert draw.steps[11].words == "Cy stands pat" and draw.steps[10].words == "Bob discards 7s 2d"
 
 
 def test_the_street_named_is_the_one_whose_cards_are_out() -> None:
@@ -362,3 +362,20 @@ def test_show_names_the_dealer_s_replacement_deal_in_a_draw(run) -> None:  # noq
         f" 16 d dh Eli 8h                  {stacks} draw → Flo"]
     assert run("state", "t").output.splitlines()[1] == (
         "phase draw, Flo to act: Flo sd CARDS (discard) or Flo sd (stand pat)")
+
+
+def test_a_discard_names_the_cards_known_and_counts_the_rest(run, db) -> None:  # noqa: ANN001
+    """Five-card draw dealt face down (``??``) to Ann, Bob: Ann discards 9s and one card
+    unseen, Bob the 2c and 3c he was dealt: the step's words name what is known."""
+    assert run("hand", "start", "--hand", "g", "--game", "F5D", "--stakes", "1/2",
+               "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Bob:100",
+               "--button", "Ann").exit_code == 0
+    played = run("table", "g", input="d dh Bob 2c3c??????\nd dh Ann ??????????\nAnn cc\n"
+                 "Bob cc\nBob sd 2c3c\nAnn sd 9s??\n")
+    assert played.exit_code == 0, played.output
+    from ledger.store.store import Ledger
+
+    with Ledger(db, read_only=True) as ledger:
+        steps = hand_steps([r.event for r in ledger.read("g")]).steps
+    assert [s.words for s in steps[-2:]] == ["Bob discards 2c 3c",
+                                             "Ann discards 2: 9s and 1 unknown"]
