@@ -146,9 +146,9 @@ def session_void(obj: Context, name: str, reason: str, by: str, sign: str | None
                  closed: bool, keys_dir: str) -> None:
     """Take session NAME back (imported into the wrong ledger, recorded under the wrong name):
     void every hand of it and retract every buy-in, cash-out and payment of its books, in one
-    write, all or nothing, each checked as `void` and `entry retract` check it. Hands voided
-    and entries retracted already are passed over. Refused, exit 2, while a hand of it is in
-    play, and for a closed session unless --closed."""
+    write, all or nothing, each checked as `void` and `entry retract` check it, a hand still
+    in play voided too (the output names it). Hands voided and entries retracted already are
+    passed over. Refused, exit 2, for a closed session unless --closed."""
     from ledger.store.keys import KeyStore
     from replay.voiding import void_session
 
@@ -160,7 +160,8 @@ def session_void(obj: Context, name: str, reason: str, by: str, sign: str | None
     before = [f"{_counted(n, what)} {done_} before" for n, what, done_ in
               ((done.hands_before, "hand", "voided"),
                (done.entries_before, "book entry", "retracted")) if n]
-    click.echo(f"session {name} voided: {_counted(len(done.hands), 'hand')} voided, "
+    playing = (f" (still in play: {', '.join(done.in_play)})" if done.in_play else "")
+    click.echo(f"session {name} voided: {_counted(len(done.hands), 'hand')} voided{playing}, "
                f"{_counted(sum(done.retracted.values()), 'book entry')} retracted ({kinds}); "
                f"every net in {name} is 0 now"
                + (f" (passed over: {' and '.join(before)})" if before else ""))

@@ -105,6 +105,7 @@ def render_hand(view: HandView, *, links: Sequence[tuple[str, str]] = (), key: s
 
     return _environment().get_template("hand.html").render(
         view=view, versions=versions, links=list(links), chips=chips,
+        events=data["versions"]["corrected"]["steps"],  # the list a page without script shows
         seats=list(zip(view.starting, seat_positions(len(view.starting)), strict=True)),
         data=Markup(embed_json(data)), key=key,
         stylesheets=[assets + "base.css", assets + "hand.css"] if assets is not None else [],

@@ -145,7 +145,8 @@ def show_text(hs: HandSteps, *, at: str | None) -> str:
         stacks = " ".join(f"{s.player}:{s.stack}" for s in step.seats)
         bet = f" bet {step.current_bet}" if step.current_bet is not None else ""
         turn = f"; {step.to_act_unsure}" if step.to_act_unsure else \
-            f" → {step.to_act}" if step.to_act else ""
+            f" → {step.to_act}" if step.to_act else \
+            f" → dealer deals {step.dealer_next}" if step.dealer_next else ""
         console.print(f"{step.label:>3} {step.named:<28} pot {step.pot_total}{bet} [{stacks}] "
                       f"{step.phase}{turn}")
         if step.awarded:  # the table recorded no payout: the rules' award, said as such

@@ -182,13 +182,38 @@ def _deal_draw(state: HandData, e: ev.CardsDealt, p: str) -> None:
     owed = state.cards.owed.get(p)
     dealt = e.cards
     if owed is None:
-        raise state.fail(f"{p} is dealt cards before discarding")
+        raise state.fail(_owed_nothing(state, p))
     if len(dealt) != owed:
         raise state.fail(f"{p} discarded {owed} card(s) but is dealt {len(dealt)}")
     state.cards.hole[p].extend(dealt)
     state.cards.up[p].extend([False] * len(dealt))
     del state.cards.owed[p]
     _add_seen(state, dealt)
+
+
+def _owed_nothing(state: HandData, p: str) -> str:
+    """Why ``p`` is owed no replacement cards in this draw (RULES.md §4.2): he has folded or
+    mucked, stood pat, been dealt his replacements already, or not discarded yet; then who
+    draws now, or whose replacements are dealt next."""
+    cards = state.cards
+    if p not in cards.hole:
+        return f"{p!r} is not seated"
+    drawn = cards.drawn.get(p)
+    why = (f"{p} has folded" if p in state.folded
+           else f"{p} has mucked" if p in state.mucked
+           else f"{p} stood pat" if drawn == 0
+           else f"{p} has drawn already" if drawn is not None
+           else f"{p} is dealt cards before discarding")
+    nxt = next_to_draw(state)
+    if nxt is not None:
+        return why if nxt == p else f"{why}; {nxt} draws now"
+    for q, n in cards.owed.items():  # the first still owed, as `state` says it
+        return f"{why}; {q}'s {_replacements(n)} dealt next"
+    return why
+
+
+def _replacements(n: int) -> str:
+    return "replacement card is" if n == 1 else f"{n} replacement cards are"
 
 
 def street_dealt(state: HandData) -> bool:
@@ -256,8 +281,7 @@ def _not_his_draw(state: HandData, player: str, nxt: str | None) -> str:
     if nxt is not None:
         return f"out of turn: {nxt} draws now, not {player}"
     for p, n in state.cards.owed.items():  # the first still owed, as `state` says it
-        cards = "replacement card is" if n == 1 else f"{n} replacement cards are"
-        return f"out of turn: nobody draws now, not {player}: {p}'s {cards} dealt next"
+        return f"out of turn: nobody draws now, not {player}: {p}'s {_replacements(n)} dealt next"
     return f"out of turn: nobody draws now, not {player}: the draw is over"
 
 

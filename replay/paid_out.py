@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-__all__ = ["InPlay", "in_play", "paid_to_each", "pots_left"]
+__all__ = ["InPlay", "back_unrecorded", "in_play", "paid_to_each", "pots_left"]
 
 
 class InPlay(NamedTuple):
     """The chips of a hand in play once the table has paid some out (what ``state`` shows;
     :func:`in_play`), in chips: ``stacks`` each seated player's stack with what the payouts
-    pushed to him (in his stack, out of the pots), ``left`` the chips left in each of the
+    pushed to him (in his stack, out of the pots) and his uncalled chips back once the
+    betting is over (:func:`back_unrecorded`), ``left`` the chips left in each of the
     rules' pots (main pot first), ``so_far`` each payee's payouts so far in the order first
     paid (empty before the first) and ``paid`` their sum, ``to_pay`` the chips ``end`` holds
     the payouts to (the pots and every uncalled bet returned, RULES.md §1.4), ``in_pots`` the
@@ -41,10 +42,30 @@ def in_play(state: Any, result: Any) -> InPlay:
     so_far = paid_by_player(state.payouts)
     returned = {p: c for p, c in result.returned.items() if c}
     total = state.pot_total()
-    return InPlay(stacks={p: state.stacks[p] + paid[p] for p in state.players},
+    back = back_unrecorded(state, returned, state.payouts, total - sum(paid.values()))
+    return InPlay(stacks={p: state.stacks[p] + paid[p] + back.get(p, 0) for p in state.players},
                   left=pots_left([pot.amount for pot in result.pots], state.payouts),
                   so_far=so_far, paid=sum(so_far.values()), to_pay=total,
                   in_pots=total - sum(returned.values()), returned=returned)
+
+
+def back_unrecorded(state: Any, returned: dict[str, int], payouts: Sequence[Any],
+                    in_pot: int) -> dict[str, int]:
+    """``{player: chips}``: of a hand in play (``state.status`` open), the uncalled chips each
+    player has back once the betting is over (``returned``, RULES.md §1.4) that no recorded
+    ``returned`` payout among ``payouts`` gave him yet: in his stack and out of the pot, as
+    the table has them (``end`` still holds the payouts to them: ``to_pay``); none beyond the
+    ``in_pot`` chips the recorded payouts leave in the middle (a table that paid them out
+    with the pot has given them). Empty otherwise."""
+    if state.status != "open" or not returned or in_pot <= 0:
+        return {}
+    back: dict[str, int] = {}
+    for p, chips in returned.items():
+        chips -= sum(e.amount for e in payouts if e.returned and e.player == p)
+        chips = min(chips, in_pot)
+        if chips > 0:
+            back[p], in_pot = chips, in_pot - chips
+    return back
 
 
 def paid_to_each(players: Iterable[str], payouts: Iterable[Any]) -> dict[str, int]:

@@ -36,7 +36,7 @@ from replay.amendments import numbered_events, renumber
 from replay.first_to_act import who_acts
 from replay.fold import replay_folded
 from replay.over import cannot_award
-from replay.paid_out import paid_to_each, pots_left
+from replay.paid_out import back_unrecorded, paid_to_each, pots_left
 from replay.stepwords import Before, started_words
 from replay.street_names import shown_street_name, street_name
 
@@ -116,11 +116,15 @@ class Step:
     ``pot_total``: every chip put in so far plus chips carried in, less the chips the
     table's recorded payouts have paid out (``pay Ann 12``, ``returned Bob 8``: in his
     stack, out of the pot, RULES.md §1.2, §1.4), so the stacks and ``pot_total`` add up to
-    the chips on the table; ``paid``: those payouts per player; ``current_bet``: the street's
-    highest total during a betting round (None outside one); ``pots`` (while the betting goes
-    on as the table names them, :func:`engine.pots.standing_pots`; then the layers of what each
-    player has put in) and ``returned`` (uncalled chips given back, once the betting is over)
-    as :func:`engine.settle.settle` derives them;
+    the chips on the table; in a hand in play, the uncalled chips returned once the betting
+    is over (``returned``, RULES.md §1.4) are in their player's stack and out of the pot
+    before a ``returned`` payout records them, as ``state`` counts them
+    (:func:`replay.paid_out.back_unrecorded`); ``paid``: those payouts per player;
+    ``current_bet``: the street's highest total during a betting round (None outside one);
+    ``pots`` (while the betting goes on as the table names them,
+    :func:`engine.pots.standing_pots`; then the layers of what each player has put in) and
+    ``returned`` (uncalled chips given back, once the betting is over) as
+    :func:`engine.settle.settle` derives them;
     ``to_act`` (as ``state`` names him: :func:`replay.first_to_act.who_acts`, and
     ``to_act_unsure`` when the cards shown cannot) and, in a betting round, ``legal``;
     ``awarded``: where the hand is complete
@@ -167,6 +171,9 @@ class Step:
     #: shown, ``result.verifiable`` false): no pot is awarded, by the table or the rules, and
     #: the stacks count only the uncalled chips returned
     unawarded: bool = False
+    #: a draw waiting for the dealer alone (RULES.md §4.2): whose replacement cards he deals
+    #: next and how many, as ``state`` names it (``"Flo 1 replacement card"``); else ""
+    dealer_next: str = ""
 
     @property
     def label(self) -> str:
@@ -208,6 +215,7 @@ class Step:
                 "bring_in": legal.bring_in, "fixed": legal.fixed},
             "notes": list(self.notes), "paid": dict(self.paid),
             "awarded": dict(self.awarded), "unawarded": self.unawarded,
+            "dealer_next": self.dealer_next,
         }
 
 
@@ -411,9 +419,13 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         awarded = rules_pots(state, result, state.started) or awarded
     by_rules = _by_rules(state, result, awarded)
     paid_out = any(paid.values()) or bool(by_rules)  # the bets are in the winners' stacks
+    in_pot = state.pot_total() - sum(paid.values()) - sum(by_rules.values())
+    back = back_unrecorded(state, result.returned, payouts, in_pot)  # as `state` has them
+    in_pot -= sum(back.values())
     seats = tuple(
         SeatState(
-            player=p, label=f"p{i}", stack=state.stacks[p] + paid[p] + by_rules.get(p, 0),
+            player=p, label=f"p{i}",
+            stack=state.stacks[p] + paid[p] + by_rules.get(p, 0) + back.get(p, 0),
             bet=0 if paid_out else state.street_bets[p],
             put_in=state.contributed[p], folded=p in state.folded, mucked=p in state.mucked,
             all_in=p in state.all_in, cards=tuple(cards.hole[p]), up=tuple(cards.up[p]),
@@ -436,7 +448,7 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         seq=seq, type=event.type, action=action, words=words, phase=state.phase,
         street=state.street, street_name=shown_street_name(state),
         status=state.status, boards=tuple(tuple(b) for b in cards.boards), seats=seats,
-        pot_total=state.pot_total() - sum(paid.values()) - sum(by_rules.values()),
+        pot_total=in_pot,
         current_bet=state.rnd.current if betting else None,
         pots=pots, returned=dict(result.returned), to_act=to_act, to_act_unsure=unsure,
         legal=_legal(state, to_act) if betting and to_act else None,
@@ -444,7 +456,20 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         paid={p: c for p, c in paid.items() if c} if payouts else {},
         awarded=by_rules,
         unawarded=cannot_award(state, result),
+        dealer_next=_replacements_next(state),
     )
+
+
+def _replacements_next(state: HandState) -> str:
+    """In a draw where no player is left to discard, the player whose replacement cards
+    the dealer deals next and how many (``"Flo 1 replacement card"``), as ``state`` names the
+    next deal (the first still owed, RULES.md §4.2); "" otherwise (a player to discard is
+    ``to_act``)."""
+    if state.phase != "draw" or state.to_act is not None:
+        return ""
+    for p, n in state.cards.owed.items():
+        return f"{p} {n} replacement card{'' if n == 1 else 's'}"
+    return ""
 
 
 def _by_rules(state: HandState, result: Any, awarded: Sequence[Any]) -> dict[str, int]:

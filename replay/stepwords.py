@@ -56,7 +56,7 @@ class Before:
             verb = "calls" if total <= self.current else ("raises" if self.current else "bets")
             return f"{p} {verb} all-in: {amount(paid)} more, {amount(total)} this street"
         if t == "discard":
-            return f"{p} discards {len(e.cards)}" if e.cards else f"{p} stands pat"
+            return _discarded(p, e.cards)
         if t == "declaration":
             return f"{p} declares {e.direction}"
         if t == "reveal":
@@ -82,6 +82,21 @@ class Before:
 
     def _amount(self, chips: int) -> str:
         return format_amount(chips, self.decimals)
+
+
+def _discarded(player: str, cards: list[str]) -> str:
+    """A draw's discard in words (RULES.md §4.2): the cards thrown when known (``Ann
+    discards 9s Td``), how many when not (``Ann discards 2``), both when some are
+    (``Ann discards 3: 9s and 2 unknown``); ``Ann stands pat`` for none."""
+    if not cards:
+        return f"{player} stands pat"
+    known = [c for c in cards if c != "??"]
+    if len(known) == len(cards):
+        return f"{player} discards {' '.join(known)}"
+    if not known:
+        return f"{player} discards {len(cards)}"
+    return (f"{player} discards {len(cards)}: {' '.join(known)} and "
+            f"{len(cards) - len(known)} unknown")
 
 
 def _dealt(e: Any, runs: int) -> str:

@@ -153,14 +153,16 @@ def _unfollowed(ledger: Any, done: list[VoidChecked]) -> list[Downstream]:
 @dataclass(frozen=True)
 class SessionVoided:
     """What ``session void`` appended: the hands voided (ledger order), the book entries
-    retracted by type (``{"buy_in": 8}``), and what it passed over, voided or retracted
-    already (``hands_before``, ``entries_before``)."""
+    retracted by type (``{"buy_in": 8}``), what it passed over, voided or retracted
+    already (``hands_before``, ``entries_before``), and the hands among ``hands`` that were
+    still in play (``in_play``, ledger order)."""
 
     session: str
     hands: list[str]
     retracted: dict[str, int] = field(default_factory=dict)
     hands_before: int = 0
     entries_before: int = 0
+    in_play: list[str] = field(default_factory=list)
 
 
 def void_session(ledger: Any, session: str, *, reason: str, by: str,
@@ -169,16 +171,17 @@ def void_session(ledger: Any, session: str, *, reason: str, by: str,
     """Void every hand of ``session`` and retract every buy-in, cash-out and payment of its
     books in one write (module doc): afterwards every player's net there is 0 and the books
     hold nothing of it. A hand voided already and an entry retracted already are passed
-    over. The session stays opened (or closed), with its aliases: only its hands and book
-    entries are taken back. ``closed``: go in though the session is closed (its books were
-    settled up at the close; README "A closed session's one rule").
+    over; a hand still in play is voided with the others, in the same write
+    (``SessionVoided.in_play`` names it). The session stays opened (or closed), with its
+    aliases: only its hands and book entries are taken back. ``closed``: go in though the
+    session is closed (its books were settled up at the close; README "A closed session's
+    one rule").
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read.
         NotFound: no session ``session`` (neither opened nor named by a hand), or no private
-            key ``sign``; LedgerError: the session is closed (without ``closed``), a hand of
-            it is in play (:func:`replay.sessions.opening.hands_in_play`: end it or void it
-            first), or nothing is left to take back; IllegalAction, LedgerError: any refusal
+            key ``sign``; LedgerError: the session is closed (without ``closed``), or
+            nothing is left to take back; IllegalAction, LedgerError: any refusal
             of ``void`` or ``entry retract`` of one of its hands or entries, naming it
             (nothing written).
     """
@@ -192,12 +195,7 @@ def void_session(ledger: Any, session: str, *, reason: str, by: str,
             f"session {session} is closed (entry {state.closed_seq}; its books were settled "
             "up at the close): voiding its hands and retracting its entries changes them; "
             "nothing written; --closed records it anyway")
-    if playing := hands_in_play(ledger, session):
-        hand = playing[0]
-        raise LedgerError(
-            f"session {session} has hand {hand} still in play: end it (`handledger act "
-            f"{hand} end`, once its pots are paid) or void it (`handledger void {hand} "
-            "--reason … --by …`) first; nothing written")
+    playing = hands_in_play(ledger, session)  # voided with the rest, in the same write
     stored = read_streams(ledger, hands)
     to_void = [h for h in hands if not split_stream([r.event for r in stored[h]])[2]]
     entries = sorted(s for s, e in state.entries.items()
@@ -224,4 +222,4 @@ def void_session(ledger: Any, session: str, *, reason: str, by: str,
             append_entry(ledger, session, fix, now)
             retracted[entry.type] += 1
     return SessionVoided(session, to_void, dict(retracted), len(hands) - len(to_void),
-                         len(state.retracted))
+                         len(state.retracted), [h for h in to_void if h in set(playing)])

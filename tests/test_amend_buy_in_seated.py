@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from ledger.store.store import Ledger
 from tests.copies import copy_ledger
@@ -108,6 +109,52 @@ def test_a_buy_in_of_a_player_in_a_hand_in_play_is_amended_once_it_ends(
 
 
 VAL = Path(__file__).resolve().parents[2] / "shared/data/pokernow/valakuzhyk_07_21_2022_log1.csv"
+
+
+def test_a_buy_in_after_a_cash_out_names_the_cash_out(tmp_path: Path) -> None:
+    """Cy buys in 100 (entry 4), wins Bob's small blind in k1 (101), cashes out all 101 (entry
+    5) and buys in 50 (entry 6); k2 seats him with 50. His rebuy made 30 or retracted would
+    start him with 20 or 50 chips nobody bought: the refusal names his cash-out (the chips
+    he left k1 with went with it), not a stack of 0 left by k1. The warning of a rebuy
+    raised to 80 names it too."""
+    from cli.main import cli as main
+
+    db = tmp_path / "t.duckdb"
+    for args in (("session", "open", "s"), ("buyin", "s", "Ann", "100"),
+                 ("buyin", "s", "Bob", "100"), ("buyin", "s", "Cy", "100")):
+        assert run(db, *args).exit_code == 0
+    for hand, seats, button, acts in (
+            ("k1", "Ann:100,Bob:100,Cy:100", "Ann",
+             "d dh Bob ????\nd dh Cy ????\nd dh Ann ????\nAnn f\nBob f\nend\n"),
+            ("k2", "Ann:100,Bob:99,Cy:50", "Bob",
+             "d dh Cy ????\nd dh Ann ????\nd dh Bob ????\nBob f\nCy f\nend\n")):
+        if hand == "k2":
+            assert run(db, "cashout", "s", "Cy", "101").exit_code == 0
+            assert run(db, "buyin", "s", "Cy", "50").exit_code == 0
+        assert run(db, "hand", "start", "--session", "s", "--hand", hand, "--game", "NT",
+                   "--stakes", "1/2", "--seats", seats, "--button", button).exit_code == 0
+        played = CliRunner().invoke(main, ["--db", str(db), "table", hand], input=acts,
+                                    catch_exceptions=False)
+        assert played.exit_code == 0, played.output
+    before = rows(db)
+    tail = ("(RULES.md §1.1); nothing written (a hand seated with the wrong stack is corrected "
+            "or voided first; `handledger history --session s` lists the entries)")
+    assert _amend(db, 6, 30) == (2, (
+        "error: entry amend s 6 (buy-in of Cy): 30 chips: hand k2 seats Cy with 50 chips, and "
+        "Cy cashed out 101 (entry 5) after hand k1 and would have bought 30 since: it would "
+        f"start Cy with 20 chips nobody bought {tail}"))
+    assert refused(run(db, "entry", "retract", "s", "6", *BY)) == (
+        "error: entry retract s 6 (buy-in of Cy, 50 chips): hand k2 seats Cy with 50 chips, "
+        "and Cy cashed out 101 (entry 5) after hand k1 and would have bought nothing since: "
+        f"it would start Cy with 50 chips nobody bought {tail}")
+    assert rows(db) == before
+    result = run(db, "entry", "amend", "s", "6", "80", *BY)
+    assert (result.exit_code, result.stderr) == (0, (
+        "warning: entry 6 (buy-in of Cy, 80 chips): hand k2 seats Cy with 50 chips, but Cy "
+        "cashed out 101 (entry 5) after hand k1 and bought 80 since: expected 80 (-30); the "
+        "books no longer follow the hands' stacks, and the audit's stack_continuity will name "
+        "it; a wrong amount is amended again (`handledger entry amend s 6 50 --reason … --by "
+        "…`)\n"))
 
 
 def test_a_buy_in_raised_above_the_first_hand_after_it_is_warned_of(

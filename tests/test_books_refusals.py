@@ -288,8 +288,53 @@ def test_hand_start_warns_of_a_seat_for_a_player_who_cashed_out(s_ann_bob: Path,
                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")
     assert (result.exit_code, result.stdout) == (0, "w1\n")
     assert result.stderr.splitlines() == [
-        "warning: Bob cashed out of session s and has not bought in since (record it: "
-        "`handledger buyin s Bob CHIPS`)"]
+        "warning: Bob cashed out 100 chips in session s (entry 4) and has not bought in since "
+        "(`handledger entry retract s 4 --reason … --by …` if the cash-out was wrong, or "
+        "record a buy-in: `handledger buyin s Bob CHIPS`)"]
+
+
+def test_audit_names_the_cash_out_of_a_player_seated_again(tmp_path: Path) -> None:
+    """Cy's buy-in (entry 4) is before hand k1, but his cash-out of all 100 (entry 5) took
+    his chips off the table (RULES.md §1.1): the audit names the cash-out, not the buy-in,
+    and the two ways out. Ann and Bob fold to Cy's big blind: he wins Bob's small blind."""
+    db = tmp_path / "l.duckdb"
+    for args in (("session", "open", "s"), ("buyin", "s", "Ann", "100"),
+                 ("buyin", "s", "Bob", "100"), ("buyin", "s", "Cy", "100"),
+                 ("cashout", "s", "Cy", "100")):
+        assert run(db, *args).exit_code == 0
+    assert run(db, "hand", "start", "--session", "s", "--hand", "k1", "--game", "F5D",
+               "--stakes", "1/2", "--small-bet", "2", "--big-bet", "4", "--seats",
+               "Ann:100,Bob:100,Cy:100", "--button", "Ann").exit_code == 0
+    played = CliRunner().invoke(
+        cli, ["--db", str(db), "table", "k1"], catch_exceptions=False,
+        input="d dh Bob ??????????\nd dh Cy ??????????\nd dh Ann ??????????\nAnn f\nBob f\n"
+              "end\n")
+    assert played.exit_code == 0, played.output
+    result = run(db, "audit", "--session", "s")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "stack_continuity: hand k1: Cy starts with 100 but Cy cashed out 100 (entry 5) and "
+        "bought nothing since (`handledger entry retract s 5 --reason … --by …` if the "
+        "cash-out was wrong, or record a buy-in: `handledger buyin s Cy CHIPS`): expected 0 "
+        "(+100) [session s, hand k1, player Cy; expected 0, actual 100]",
+        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (stack_continuity 1)"]
+    # Dan buys in (entry 6), cashes out all 100 (entry 7) and buys 40 (entry 8): a seat of
+    # 100 is 60 above his books, the cash-out and the buy-in since named
+    for args in (("buyin", "s", "Dan", "100"), ("cashout", "s", "Dan", "100"),
+                 ("buyin", "s", "Dan", "40")):
+        assert run(db, *args).exit_code == 0
+    assert run(db, "hand", "start", "--session", "s", "--hand", "k2", "--game", "F5D",
+               "--stakes", "1/2", "--small-bet", "2", "--big-bet", "4", "--seats",
+               "Ann:100,Bob:99,Dan:100", "--button", "Bob").exit_code == 0
+    result = run(db, "audit", "--session", "s")
+    lines = result.stdout.splitlines()  # k1's line as above, then k2's in_progress line
+    assert lines[2:] == [
+        "stack_continuity: hand k2: Dan starts with 100 but Dan cashed out 100 (entry 7) and "
+        "bought 40 since: expected 40 (+60) [session s, hand k2, player Dan; expected 40, "
+        "actual 100]",
+        "audit: 3 discrepancies in 2 hand(s) in 1 session(s) (stack_continuity 2, "
+        "in_progress 1)"]
+    assert lines[1].startswith("in_progress: hand k2 ")
 
 
 def test_hand_start_refuses_a_seat_not_in_the_sessions_books(s_ann_bob: Path,

@@ -42,7 +42,7 @@ def test_state_returns_the_uncalled_bet_once_the_betting_is_over(user, db: str) 
         "pot 0: 90 (B, C, A)\n"
         "pot 1: 40 (B, A)\n"
         "returned: B 50\n"
-        "stacks: B 0, C 0, A 0\n"  # the round over: its bets are in the pots and returned
+        "stacks: B 50, C 0, A 0\n"  # the round over: its bets in the pots, B's 50 back
         "seats as pN: p1 B, p2 C, p3 A (p1 sits left of the button: PHH's order, not "
         "--seats')\n"), "")
     code, out, _ = user("show", "p1")
@@ -50,6 +50,33 @@ def test_state_returns_the_uncalled_bet_once_the_betting_is_over(user, db: str) 
     # the board dealt: still returned
     _play(user, "d db 2c3d4h", "d db 9s", "d db Td")
     assert "returned: B 50\n" in user("state", "p1")[1]
+
+
+def test_show_s_pot_is_state_s_once_the_uncalled_bet_is_back(user, db: str) -> None:  # noqa: ANN001
+    """Heads-up, Ann on the button: blinds Ann 1, Bob 2; Ann raises to 100, Bob calls all in
+    for 50: the pot is 50 x 2 = 100 and Ann's 50 nobody called goes back to her stack (RULES.md
+    §1.4). ``show``'s row says so as ``state`` does, until ``pay`` and ``returned`` are
+    recorded (unknown cards: the rules award nothing): 100 + 0 + 50 = the 150 chips."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "u1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:100,Bob:50", "--button", "Ann")[0] == 0
+    for action in ("d dh Bob ????", "d dh Ann ????", "Ann cbr 100", "Bob cc"):
+        assert user("act", "u1", action)[0] == 0
+    assert user("state", "u1")[1].splitlines()[2:5] == [
+        "pot 0: 100 (Bob, Ann)", "returned: Ann 50", "stacks: Bob 0, Ann 50"]
+    assert user("show", "u1")[1].splitlines()[-4:] == [
+        "  6 Ann cbr 100                  pot 102 bet 100 [Bob:48 Ann:0] bet → Bob",
+        "  7 Bob cc                       pot 100 [Bob:0 Ann:50] deal",
+        "    pot 0: 100 (Bob, Ann)",
+        "    uncalled returned: Ann 50"]
+    for action in ("d db ??????", "d db ??", "d db ??", "pay Bob 100", "returned Ann 50", "end"):
+        assert user("act", "u1", action)[0] == 0
+    assert user("show", "u1")[1].splitlines()[-6:-1] == [
+        " 10 d db ??                      pot 100 [Bob:0 Ann:50] showdown",
+        " 11 pay Bob 100                  pot 0 [Bob:100 Ann:50] showdown",
+        " 12 returned Ann 50              pot 0 [Bob:100 Ann:50] showdown",
+        " 13 hand_ended                   pot 0 [Bob:100 Ann:50] showdown",
+        "    Main pot 100 (Bob, Ann): cannot be checked, unknown cards for Bob, Ann, the board."]
 
 
 FOUR = ("hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2", "--seats",

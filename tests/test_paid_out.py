@@ -48,7 +48,9 @@ def test_u1_the_pay_takes_the_chips_out_of_the_pot(run, tmp_path: Path) -> None:
     assert run(*U1).exit_code == 0
     assert run("table", "u1", input=U1_TABLE).exit_code == 0
     rows = _rows(run, "u1")
-    assert rows[-3:] == [("7", 12, 188), ("8", 0, 200), ("9", 0, 200)]
+    # Bob's fold ends the betting: Ann's 8 nobody called is back in her stack (98), the pot
+    # is the 4 of the blinds; her 12 paid is those 4 and the 8 (a table paying both at once)
+    assert rows[-3:] == [("7", 4, 196), ("8", 0, 200), ("9", 0, 200)]
     assert all(pot + stacks == 200 for _, pot, stacks in rows)
     assert run("show", "u1").output.splitlines()[-4:] == [
         "  8 pay Ann 12                   pot 0 [Bob:98 Ann:102] showdown",

@@ -138,8 +138,9 @@ def test_balances_and_standings_name_a_hand_in_progress(db: Path) -> None:
     assert (code, out) == (0, "live1\n")
     # its warnings name them so too; a command to type keeps the id
     assert err.splitlines() == [
-        f"warning: ksv @ ycx cashed out of session {S2} and has not bought in since (record "
-        f"it: `handledger buyin {S2} YJJJbgIQrB CHIPS`)",
+        f"warning: ksv @ ycx cashed out 0 chips in session {S2} (entry 19) and has not bought "
+        f"in since (`handledger entry retract {S2} 19 --reason … --by …` if the cash-out was "
+        f"wrong, or record a buy-in: `handledger buyin {S2} YJJJbgIQrB CHIPS`)",
         "warning: A8 starts hand live1 with 100 chips, 200 after hand "
         "pn-charlestudor_Input_Log_002-4-164267592456700 with nothing bought since: a stack "
         "counted short?; the audit's stack continuity will name it"]

@@ -132,11 +132,6 @@ def test_session_void_refusals_write_nothing(user, fri) -> None:  # noqa: ANN001
                               "void; nothing written\n")
     assert user("hand", "start", "--session", "fri", "--hand", "h4", "--game", "NT",
                 "--stakes", "1/2", "--seats", "Ann:103,Bob:97", "--button", "Bob")[0] == 0
-    code, _, err = _unchanged(user, fri, "session", "void", "fri", *WHY)
-    assert (code, err) == (2, "error: session fri has hand h4 still in play: end it "
-                              "(`handledger act h4 end`, once its pots are paid) or void it "
-                              "(`handledger void h4 --reason … --by …`) first; nothing "
-                              "written\n")
     assert user("void", "h4", *WHY)[0] == 0
     assert user("session", "close", "fri")[0] == 0
     code, _, err = _unchanged(user, fri, "session", "void", "fri", *WHY)
@@ -149,6 +144,27 @@ def test_session_void_refusals_write_nothing(user, fri) -> None:  # noqa: ANN001
                               "(passed over: 1 hand voided before)\n")
     assert user("session", "list")[1].splitlines()[0] == (
         "fri  2026-11-27  4 hand(s) (4 voided)  2 buy-in(s) (2 retracted)  closed, settled")
+
+
+def test_session_void_voids_a_hand_still_in_play_in_the_same_write(user, fri) -> None:  # noqa: ANN001
+    """h4 started after the night (Ann 103, Bob 97: the blinds in, the cards dealt) and still
+    in play: ``session void`` voids it with h1-h3 and retracts the four entries in one write,
+    and says h4 was in play; every net is 0, the audit clean, nothing left in play."""
+    assert user("hand", "start", "--session", "fri", "--hand", "h4", "--game", "NT",
+                "--stakes", "1/2", "--seats", "Ann:103,Bob:97", "--button", "Bob")[0] == 0
+    assert user("act", "h4", "d dh Ann ????")[0] == 0
+    code, out, err = user("session", "void", "fri", *WHY)
+    assert (code, out, err) == (0, "session fri voided: 4 hands voided (still in play: h4), 4 "
+                                   "book entries retracted (2 buy-ins, 1 cash-out, 1 payment); "
+                                   "every net in fri is 0 now\n", "")
+    assert user("session", "list")[1].splitlines()[0] == (
+        "fri  2026-11-27  4 hand(s) (4 voided)  2 buy-in(s) (2 retracted)  open")
+    assert user("state", "h4")[1].splitlines()[0] == "hand h4: NT, phase deal, status voided"
+    assert _balances(user)[1:] == [
+        "Ann                       0            0            0      0        1",
+        "Bob                       0            0            0      0        1"]
+    code, out, _ = user("audit", "--session", "fri")
+    assert (code, out.splitlines()[0][:12]) == (0, "audit clean:")
 
 
 def test_a_refusal_after_some_voids_are_appended_writes_nothing(user, fri) -> None:  # noqa: ANN001

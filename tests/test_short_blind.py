@@ -116,13 +116,14 @@ def test_heads_up_the_small_blind_already_covers_the_short_big_blind(user) -> No
     """Heads-up, A on the button posts 5, B all in for 4: A's 5 covers all B has, so nobody
     is asked to act; 1 comes back to A, the pot is 8. So it is before the cards, once both
     blinds are in (it was a pot of A's alone, `pot 1: 1 (A)`, and each blind counted again
-    as a bet beside the pots): 8 + 1 returned + 495 + 0 = the 504 chips at the table."""
+    as a bet beside the pots): 8 + 496 (A's 1 returned in his stack) + 0 = the 504 chips at
+    the table."""
     _start(user, "--game", "NT", "--stakes", "5/10", seats="A:500,B:4", button="A")
     assert _table(user, ["state"])[1:] == [
         "phase deal, next: d dh B CARDS (2 cards, ?? for each unseen card); then A",
         "pot 0: 8 (B, A)",
         "returned: A 1",
-        "stacks: B 0, A 495",
+        "stacks: B 0, A 496",
         "seats as pN: p1 B, p2 A (p1 sits left of the button: PHH's order, not --seats')",
     ]
     out = _table(user, ["d dh A ????", "d dh B ????", "state"])
@@ -132,7 +133,7 @@ def test_heads_up_the_small_blind_already_covers_the_short_big_blind(user) -> No
         "phase deal, next: d db CARDS (3 cards)",
         "pot 0: 8 (B, A)",
         "returned: A 1",
-        "stacks: B 0, A 495",  # no round to bet: the pot and A's 1 returned hold them
+        "stacks: B 0, A 496",  # no round to bet: the pot and A's stack (his 1 back) hold them
         "seats as pN: p1 B, p2 A (p1 sits left of the button: PHH's order, not --seats')",
     ]
 

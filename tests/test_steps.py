@@ -155,7 +155,7 @@ def test_street_names_of_stud_and_draw() -> None:
     draw = hand_steps(_events(DATA / "hands" / "five-card-draw.phh"))
     names = [s.street_name for s in draw.steps]
     assert names[6] == "before the draw" and names[-1] == "after the draw"
-    assert draw.steps[11].words == "Cy stands pat" and draw.steps[10].words == "Bob discards 2"
+    assert draw.steps[11].words == "Cy stands pat" and draw.steps[10].words == "Bob discards 7s 2d"
 
 
 def test_the_street_named_is_the_one_whose_cards_are_out() -> None:
@@ -315,9 +315,10 @@ def test_show_of_a_hand_in_dollars_and_cents_says_its_unit(run) -> None:  # noqa
 def test_show_takes_a_returned_uncalled_bet_out_of_the_pot(run, tmp_path: Path) -> None:  # noqa: ANN001
     """A PokerStars hand (its first 24 lines): k1tt9nM1nd raises to 30 over Hero's big blind
     of 10, Hero folds; the table returns his uncalled 20 and pays him the pot of 20 (his
-    blind 5 + raise's called 10 + Hero's 10 = 40 put in, less 20 back). Once ``returned``
-    is recorded the pot is 20, as ``state`` says; once the 20 is paid too, 0: every chip is
-    in a stack."""
+    blind 5 + raise's called 10 + Hero's 10 = 40 put in, less 20 back). Once the betting is
+    over (Hero's fold) the 20 is back in his stack and the pot is 20, as ``state`` says
+    (RULES.md §1.4), the ``returned`` recorded after changing neither; once the 20 is paid
+    too, 0: every chip is in a stack."""
     lines = (SHARED / "text" / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt").read_text(
         encoding="utf-8").splitlines(keepends=True)[:24]
     one = tmp_path / "one.txt"
@@ -329,8 +330,52 @@ def test_show_takes_a_returned_uncalled_bet_out_of_the_pot(run, tmp_path: Path) 
     rows = out.output.splitlines()
     at = next(i for i, row in enumerate(rows) if row.startswith(" 11 "))
     assert rows[at:at + 4] == [
-        f" 11 Hero f                       pot 40 [k1tt9nM1nd:970 {stacks} showdown",
+        f" 11 Hero f                       pot 20 [k1tt9nM1nd:990 {stacks} showdown",
         f" 12 returned k1tt9nM1nd 0.20     pot 20 [k1tt9nM1nd:990 {stacks} showdown",
         f" 13 pay k1tt9nM1nd 0.20          pot 0 [k1tt9nM1nd:1010 {stacks} showdown",
         f" 14 hand_ended                   pot 0 [k1tt9nM1nd:1010 {stacks} showdown",
     ]
+
+
+def test_show_names_the_dealer_s_replacement_deal_in_a_draw(run) -> None:  # noqa: ANN001
+    """Deuce-to-seven triple draw (RULES.md §4.2): once Flo has discarded one card (Eli
+    stood pat, Dan folded) the dealer deals Flo's replacement next, as ``state`` says
+    (``next: d dh Flo CARDS (1 card drawn)``): the row says so instead of naming nobody; in
+    the second draw, Flo still to discard, the row names Flo (the engine takes his discard
+    or Eli's replacement first)."""
+    assert run("hand", "start", "--hand", "t", "--game", "F2L3D", "--stakes", "1/2",
+               "--small-bet", "2", "--big-bet", "4", "--seats", "Dan:50,Eli:50,Flo:50",
+               "--button", "Dan").exit_code == 0
+    played = run("table", "t", input="d dh Eli ??????????\nd dh Flo ??????????\n"
+                 "d dh Dan ??????????\nDan f\nEli cc\nFlo cc\nEli sd\nFlo sd ??\n"
+                 "d dh Flo 9h\nEli cc\nFlo cc\nEli sd ??\nd dh Eli 8h\n")
+    assert played.exit_code == 0, played.output
+    rows = run("show", "t").output.splitlines()
+    stacks = "pot 4 [Eli:48 Flo:48 Dan:50]"
+    assert rows[9:16] == [
+        f" 10 Eli sd                       {stacks} draw → Flo",
+        f" 11 Flo sd ??                    {stacks} draw → dealer deals Flo 1 replacement card",
+        " 12 d dh Flo 9h                  pot 4 bet 0 [Eli:48 Flo:48 Dan:50] bet → Eli",
+        " 13 Eli cc                       pot 4 bet 0 [Eli:48 Flo:48 Dan:50] bet → Flo",
+        f" 14 Flo cc                       {stacks} draw → Eli",
+        f" 15 Eli sd ??                    {stacks} draw → Flo",
+        f" 16 d dh Eli 8h                  {stacks} draw → Flo"]
+    assert run("state", "t").output.splitlines()[1] == (
+        "phase draw, Flo to act: Flo sd CARDS (discard) or Flo sd (stand pat)")
+
+
+def test_a_discard_names_the_cards_known_and_counts_the_rest(run, db) -> None:  # noqa: ANN001
+    """Five-card draw dealt face down (``??``) to Ann, Bob: Ann discards 9s and one card
+    unseen, Bob the 2c and 3c he was dealt: the step's words name what is known."""
+    assert run("hand", "start", "--hand", "g", "--game", "F5D", "--stakes", "1/2",
+               "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Bob:100",
+               "--button", "Ann").exit_code == 0
+    played = run("table", "g", input="d dh Bob 2c3c??????\nd dh Ann ??????????\nAnn cc\n"
+                 "Bob cc\nBob sd 2c3c\nAnn sd 9s??\n")
+    assert played.exit_code == 0, played.output
+    from ledger.store.store import Ledger
+
+    with Ledger(db, read_only=True) as ledger:
+        steps = hand_steps([r.event for r in ledger.read("g")]).steps
+    assert [s.words for s in steps[-2:]] == ["Bob discards 2c 3c",
+                                             "Ann discards 2: 9s and 1 unknown"]

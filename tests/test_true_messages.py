@@ -86,6 +86,33 @@ def test_a_discard_while_replacement_cards_are_owed_names_them(tmp_path: Path) -
         "drawn)\n")
 
 
+def test_a_deal_in_a_draw_to_a_player_owed_no_cards_says_why(tmp_path: Path) -> None:
+    """Deuce-to-seven triple draw (RULES.md §4.2): Dan folds, Eli stands pat, Flo draws one;
+    a replacement dealt to a player owed none names why (folded, stood pat, not discarded
+    yet, drawn already) and who draws now or whose replacements come next."""
+    db = tmp_path / "t.duckdb"
+    assert one_shot(db, "hand", "start", "--hand", "t", "--game", "F2L3D", "--stakes", "1/2",
+                    "--small-bet", "2", "--big-bet", "4", "--seats", "Dan:50,Eli:50,Flo:50",
+                    "--button", "Dan")[0] == 0
+    _acts(db, "t", "d dh Eli ??????????", "d dh Flo ??????????", "d dh Dan ??????????",
+          "Dan f", "Eli cc", "Flo cc", "Eli sd")
+    now = "now: phase draw, Flo to act: Flo sd CARDS (discard) or Flo sd (stand pat)\n"
+    assert _refused(db, "t", "d dh Eli 9h") == (
+        f"error: hand t, action 'd dh Eli 9h': Eli stood pat; Flo draws now; {now}")
+    assert _refused(db, "t", "d dh Dan 9h") == (
+        f"error: hand t, action 'd dh Dan 9h': Dan has folded; Flo draws now; {now}")
+    assert _refused(db, "t", "d dh Flo 9h") == (
+        f"error: hand t, action 'd dh Flo 9h': Flo is dealt cards before discarding; {now}")
+    _acts(db, "t", "Flo sd ??")
+    assert _refused(db, "t", "d dh Eli 9h") == (
+        "error: hand t, action 'd dh Eli 9h': Eli stood pat; Flo's replacement card is dealt "
+        "next; now: phase draw, next: d dh Flo CARDS (1 card drawn)\n")
+    # the second draw: Eli draws one and is dealt it; a second card for him is refused
+    _acts(db, "t", "d dh Flo 9h", "Eli cc", "Flo cc", "Eli sd ??", "d dh Eli 8h")
+    assert _refused(db, "t", "d dh Eli 7h") == (
+        f"error: hand t, action 'd dh Eli 7h': Eli has drawn already; Flo draws now; {now}")
+
+
 STUD = ("hand", "start", "--hand", "g2", "--game", "F7S", "--antes", "1", "--bring-in", "1",
         "--small-bet", "2", "--big-bet", "4", "--seats", "A:100,B:100")
 

@@ -307,3 +307,28 @@ def test_the_hand_page_labels_each_write_by_what_the_host_did(
         "(by floor: main pot to the wrong player)",
         "Voided (seq 27, ledger position 27) by floor at T: void: misdeal",
         "Voided (seq 28, ledger position 28) by floor at T: misdeal"]
+
+
+def test_the_page_lists_every_event_without_script_and_names_discards(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """Five-card draw (RULES.md §4.2): Bob discards 7s 2d, Cy stands pat, Ann throws one
+    card unseen. A page read without JavaScript lists every event (its ``noscript`` line says
+    they are below), and a discard names its cards where they are known, as a deal does."""
+    import re
+
+    assert run("import", str(DATA / "hands" / "five-card-draw.phh")).exit_code == 0
+    hand = "phh-90f35dda9542"  # its id by content (tests/test_steps.py)
+    page = tmp_path / "d.html"
+    assert run("view", hand, "-o", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    assert ("<noscript><p class=\"warning\">Stepping through the hand needs JavaScript; every "
+            "event, the end of the hand and its corrections are below.</p></noscript>") in html
+    found = re.search(r'<ol id="events">(.*?)</ol>', html, re.S)
+    assert found is not None
+    events = re.findall(r"<li>(.*?)</li>", found.group(1))
+    data = json.loads(re.search(r'id="hand-data">(.*?)</script>', html, re.S).group(1))
+    steps = data["versions"]["corrected"]["steps"]
+    assert len(events) == len(steps) == 24
+    assert events[10:14] == ["11  p1 sd 7s2d — Bob discards 7s 2d",
+                             "12  p2 sd — Cy stands pat",
+                             "13  p3 sd 3c — Ann discards 3c",
+                             "14  d dh p1 Jh5s — Bob is dealt Jh 5s"]

@@ -377,3 +377,32 @@ def test_a_hand_in_play_shows_the_stacks_its_seats_show(browser: Browser, tmp_pa
         ["in play", "+4", "104"], ["in play", "-2", "98"], ["in play", "-2", "98"]]
     assert [text(e) for e in css(d, ".version-end .clean")] == []
     shoot(d, tmp_path, "in-play")
+
+
+def test_a_draw_names_the_dealer_s_deal_and_the_cards_discarded(browser: Browser,
+                                                                 tmp_path: Path) -> None:
+    """Deuce-to-seven triple draw (RULES.md §4.2): Dan folds, Eli stands pat, Flo throws the
+    9s: at that step the dealer deals Flo's replacement (nobody is to act), and the list of
+    events names the card Flo discarded, as it names the card dealt him."""
+    from cli.main import cli
+
+    runner = CliRunner()
+    db = str(tmp_path / "t.duckdb")
+    assert runner.invoke(cli, ["--db", db, "hand", "start", "--hand", "t", "--game", "F2L3D",
+                               "--stakes", "1/2", "--small-bet", "2", "--big-bet", "4",
+                               "--seats", "Dan:50,Eli:50,Flo:50", "--button", "Dan"]
+                         ).exit_code == 0
+    out = runner.invoke(cli, ["--db", db, "table", "t"], input=(
+        "d dh Eli ??????????\nd dh Flo 9s????????\nd dh Dan ??????????\nDan f\nEli cc\n"
+        "Flo cc\nEli sd\nFlo sd 9s\nd dh Flo 8h\n"))
+    assert out.exit_code == 0, out.output
+    page = tmp_path / "t.html"
+    assert runner.invoke(cli, ["--db", db, "view", "t", "-o", str(page)]).exit_code == 0
+    d = browser.driver
+    load(d, page)
+    go_to(d, 11)
+    assert step_label(d) == "Step 11 of 12"
+    assert text(by_id(d, "turn")) == "The dealer deals Flo 1 replacement card (draw)."
+    assert [text(li) for li in css(d, "#events li")][10:] == [
+        "11  p2 sd 9s — Flo discards 9s", "12  d dh p2 8h — Flo is dealt 8h"]
+    shoot(d, tmp_path, "draw")

@@ -85,6 +85,9 @@
   function legalText(step) {
     if (step.status !== "open") { return "The hand is " + step.status + "."; }
     var l = step.legal;
+    if (!step.to_act && step.dealer_next) {  // a draw: the replacements, as `state` says
+      return "The dealer deals " + step.dealer_next + " (" + step.phase + ").";
+    }
     if (!step.to_act) { return "Nobody to act (" + step.phase + ")."; }
     if (!l) { return step.to_act + " to act (" + step.phase + ")."; }
     // an upcard unknown (stud): who may open, as `state` says it

@@ -182,18 +182,23 @@ def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
 
 @dataclass(frozen=True)
 class SessionRow:
-    """One stored session event: its ledger position, session name and typed event."""
+    """One stored session event: its ledger position, session name and typed event;
+    ``seq`` its place in the session's stream, the entry number the CLI names (None: not
+    known to the caller)."""
 
     position: int
     session: str
     event: Any
+    seq: int | None = None
 
 
 class StartCheck(NamedTuple):
     """A player's starting stack in a hand against the books: ``expected`` is his stack after
     his previous hand (``previous``, None: none yet) plus ``bought`` chips bought since;
-    ``None`` when unknown (his previous hand's payouts are unknown). A named tuple: one is
-    made for every player of every hand of an opened session."""
+    ``None`` when unknown (his previous hand's payouts are unknown). ``cashed``: his latest
+    cash-out since that hand as ``(chips, entry number)`` (the entry None when not known),
+    None when none. A named tuple: one is made for every player of every hand of an opened
+    session."""
 
     hand: str
     ord: int
@@ -202,6 +207,7 @@ class StartCheck(NamedTuple):
     actual: int
     previous: str | None
     bought: int
+    cashed: tuple[int, int | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -263,6 +269,8 @@ class PlayerBook:
     seated: bool = False
     previous: str | None = None
     bought: int = 0
+    #: His latest cash-out since his latest hand, ``(chips, entry number)``; None: none.
+    cashed: tuple[int, int | None] | None = None
 
     @property
     def on_table(self) -> int:
@@ -504,7 +512,7 @@ class SeriesFold:
             if r.event.type == "player_alias" and not any(
                     r.event.alias in names for names in self.seated.values()):
                 book.played_as[self.names(r.event.player)] = r.event.alias
-            _session_event(book, r.event, r.position, self.names)
+            _session_event(book, r.event, r.position, self.names, r.seq)
             self._close_through(r.position)
 
     def _close_through(self, position: int) -> None:
@@ -548,7 +556,8 @@ def platform_nicknames(rows: Iterable[SessionRow], seated: Mapping[str | None, s
     return dict(kept)
 
 
-def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> None:
+def _session_event(book: SessionBook, e: Any, position: int, names: Names,
+                   seq: int | None = None) -> None:
     t = e.type
     if t == "session_opened" and from_platform(e):
         book.platform = True
@@ -573,6 +582,7 @@ def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> No
         book.cash_outs.append(CashOutCheck(pb.player, position, expected, e.chips, pb.seated))
         pb.cash_out += e.chips
         pb.stack, pb.known, pb.seated, pb.bought = 0, True, False, 0
+        pb.cashed = (e.chips, seq)
     elif t == "payment":  # a side None: the house, who keeps the rake
         payer = None if e.payer is None else names(e.payer)
         payee = None if e.payee is None else names(e.payee)
@@ -659,13 +669,14 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
             pb = players[p] = PlayerBook(p, position)
         if starts is not None:
             expected = (pb.stack if pb.seated else 0) if pb.known else None
-            starts.append(StartCheck(hand, ord_, p, expected, start, pb.previous, pb.bought))
+            starts.append(StartCheck(hand, ord_, p, expected, start, pb.previous, pb.bought,
+                                     pb.cashed))
         net = nets.get(p, 0)
         if paid is None:
             pb.stack, pb.known = start, False
         else:
             pb.stack, pb.known = start + net, True
-        pb.seated, pb.previous, pb.bought = True, hand, 0
+        pb.seated, pb.previous, pb.bought, pb.cashed = True, hand, 0, None
         pb.hands += 1
         pb.net += net
         pb.rules_net += rules.get(p, 0)

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ledger.audit.books import HandFacts, PlayerBook, Series, SessionBook
+from ledger.audit.books import HandFacts, PlayerBook, Series, SessionBook, StartCheck
 from ledger.audit.rake_count import rake_alone
 from ledger.audit.settle import HOUSE, fewest_transfers
 
@@ -290,7 +290,9 @@ def starting_stacks(book: SessionBook) -> list[Finding]:
     for s in book.starts:
         if s.expected is None or s.expected == s.actual:
             continue
-        if s.previous is None:
+        if s.cashed is not None:
+            basis = _since_cash_out(book.name, s)
+        elif s.previous is None:
             later = book.players[s.player].buy_in if s.player in book.players else 0
             basis = (f"{s.player}'s buy-ins come to {s.bought}" if s.bought
                      else f"{s.player} has no buy-in" if not later
@@ -306,6 +308,22 @@ def starting_stacks(book: SessionBook) -> list[Finding]:
             f"hand {s.hand}: {s.player} starts with {s.actual} but {basis}: expected "
             f"{s.expected} ({s.actual - s.expected:+d})"))
     return out
+
+
+def _since_cash_out(session: str | None, s: StartCheck) -> str:
+    """Why a player seated again after his cash-out starts off the books: his cash-out (its
+    entry, the hand before it) and what he bought since; with nothing
+    bought, the two ways out (RULES.md §1.1: a cash-out takes his chips off the table)."""
+    chips, entry = s.cashed or (0, None)
+    which = f" (entry {entry})" if entry is not None else ""
+    after = f" after hand {s.previous}" if s.previous is not None else ""
+    basis = f"{s.player} cashed out {chips}{which}{after} and bought "
+    if s.bought:
+        return basis + f"{s.bought} since"
+    way = (f"`handledger entry retract {session} {entry} --reason … --by …` if the cash-out "
+           "was wrong, or " if entry is not None else "")
+    return (basis + f"nothing since ({way}record a buy-in: `handledger buyin {session} "
+            f"{s.player} CHIPS`)")
 
 
 def balance(book: SessionBook) -> list[Finding]:

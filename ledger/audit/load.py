@@ -159,12 +159,12 @@ def _typed(position: int, stream: str, session: str | None, payload: str, seq: i
     place (None: retracted)."""
     if (stream, seq) in fixes:
         event = fixes[(stream, seq)]
-        return None if event is None else SessionRow(position, session or "", event)
+        return None if event is None else SessionRow(position, session or "", event, seq)
     try:
         event = parse_event(payload)
     except LedgerError as exc:
         raise exc.located(action=f"{stream} position {position}") from None
-    return SessionRow(position, session or "", event)
+    return SessionRow(position, session or "", event, seq)
 
 
 def session_ends(ledger: Any, sessions: Sequence[str] | None = None, *, after: int = 0

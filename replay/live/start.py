@@ -139,12 +139,16 @@ def book_warnings(ledger: Any, state: Any, session: str, hand: str, started: Any
         me = names.get(seat.player, seat.player)
         bought = state.chips_in.get(me)
         if me in state.cashed and me not in state.seated:
-            out.append(f"warning: {shown(seat.player)} cashed out of session {session} and has "
-                       f"not bought in since (record it: `handledger buyin {session} "
-                       f"{seat.player} CHIPS`)")
+            at = state.cashed_at[me]
+            out.append(f"warning: {shown(seat.player)} cashed out {state.cashed[me]} chips in "
+                       f"session {session} (entry {at}) and has not bought in since (`handledger "
+                       f"entry retract {session} {at} --reason … --by …` if the cash-out was "
+                       f"wrong, or record a buy-in: `handledger buyin {session} {seat.player} "
+                       f"CHIPS --before {hand}`)")
         elif bought is None:
             out.append(f"warning: {shown(seat.player)} has no buy-in in session {session} "
-                       f"(record it: `handledger buyin {session} {seat.player} CHIPS`)")
+                       f"(record it: `handledger buyin {session} {seat.player} CHIPS --before "
+                       f"{hand}`)")
         elif not alias_group(ledger, seat.player, names) & played and seat.stack > bought:
             out.append(f"warning: {shown(seat.player)} starts hand {hand} with {seat.stack} "
                        f"but {shown(seat.player)}'s buy-ins in session {session} come to "

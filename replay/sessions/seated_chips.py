@@ -105,9 +105,10 @@ def amended_start_warning(ledger: Any, session: str, seq: int, amended: Any) -> 
     if check is None or check.expected is None or check.actual == check.expected:
         return None
     who, off = check.player, check.actual - check.expected
-    basis = (f"{who} left hand {check.previous} with {check.expected - check.bought} and "
-             f"bought {check.bought} since" if check.previous is not None
-             else f"{who}'s buy-ins there come to {check.bought}")
+    basis = _since_cash_out(check, "bought") if check.cashed is not None else (
+        f"{who} left hand {check.previous} with {check.expected - check.bought} and "
+        f"bought {check.bought} since" if check.previous is not None
+        else f"{who}'s buy-ins there come to {check.bought}")
     agrees = amended.chips + off
     fix = (f"; a wrong amount is amended again (`handledger entry amend {session} {seq} "
            f"{agrees} --reason … --by …`)" if agrees >= 1 else "")
@@ -120,11 +121,23 @@ def amended_start_warning(ledger: Any, session: str, seq: int, amended: Any) -> 
 def _unbought(check: Any) -> str:
     """The words of a failed start check (:class:`ledger.audit.books.StartCheck`)."""
     who = check.player
-    basis = (f"{who} left hand {check.previous} with {check.expected - check.bought} and "
-             f"would have bought {check.bought} since" if check.previous is not None
-             else f"{who}'s buy-ins there would come to {check.bought}")
+    basis = _since_cash_out(check, "would have bought") if check.cashed is not None else (
+        f"{who} left hand {check.previous} with {check.expected - check.bought} and "
+        f"would have bought {check.bought} since" if check.previous is not None
+        else f"{who}'s buy-ins there would come to {check.bought}")
     return (f"hand {check.hand} seats {who} with {check.actual} chips, and {basis}: it would "
             f"start {who} with {_chips(check.actual - check.expected)} nobody bought")
+
+
+def _since_cash_out(check: Any, bought: str) -> str:
+    """The books' side of a start check of a player who cashed out since his previous hand
+    (``check.cashed``): his cash-out (its entry) and what he ``bought`` (the verb) since,
+    not what he left that hand with (the cash-out took it off the table, RULES.md §1.1)."""
+    chips, entry = check.cashed
+    which = f" (entry {entry})" if entry is not None else ""
+    after = f" after hand {check.previous}" if check.previous is not None else ""
+    return (f"{check.player} cashed out {chips}{which}{after} and {bought} "
+            f"{check.bought or 'nothing'} since")
 
 
 def _hands_around(ledger: Any, session: str, player: str, at: int, *,
