@@ -290,7 +290,7 @@ def test_hand_start_warns_of_a_seat_for_a_player_who_cashed_out(s_ann_bob: Path,
     assert result.stderr.splitlines() == [
         "warning: Bob cashed out 100 chips in session s (entry 4) and has not bought in since "
         "(`handledger entry retract s 4 --reason … --by …` if the cash-out was wrong, or "
-        "record a buy-in: `handledger buyin s Bob CHIPS`)"]
+        "record a buy-in: `handledger buyin s Bob CHIPS --before w1`)"]
 
 
 def test_audit_names_the_cash_out_of_a_player_seated_again(tmp_path: Path) -> None:
