@@ -140,7 +140,7 @@ def test_balances_and_standings_name_a_hand_in_progress(db: Path) -> None:
     assert err.splitlines() == [
         f"warning: ksv @ ycx cashed out 0 chips in session {S2} (entry 19) and has not bought "
         f"in since (`handledger entry retract {S2} 19 --reason … --by …` if the cash-out was "
-        f"wrong, or record a buy-in: `handledger buyin {S2} YJJJbgIQrB CHIPS`)",
+        f"wrong, or record a buy-in: `handledger buyin {S2} YJJJbgIQrB CHIPS --before live1`)",
         "warning: A8 starts hand live1 with 100 chips, 200 after hand "
         "pn-charlestudor_Input_Log_002-4-164267592456700 with nothing bought since: a stack "
         "counted short?; the audit's stack continuity will name it"]
