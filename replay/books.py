@@ -94,15 +94,23 @@ def _caught_up(ledger: Ledger, mismatch: str | None, jobs: int | None, progress:
 def balances(path: str, session: str | None, *, money: bool, progress: Progress = silent,
              note: Note = _quiet, opened: Opened | None = None) -> player_balances.Balances:
     """Each player's net, buy-ins, cash-outs, hands and sessions (:func:`player_balances.balances`);
-    ``opened`` as :func:`fresh_books`'.
+    ``corrected_late`` set for each correction appended after the chips moved on
+    (:func:`replay.late_corrections.late_corrections`); ``opened`` as :func:`fresh_books`'.
 
     Raises:
         NotFound: no such session; LedgerError: a hand the rules reject, mixed currencies.
     """
+    from replay.late_corrections import late_corrections
+
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         books = player_balances.balances(ledger.connection, session, money, chips_ok=False)
         if books.unbalanced:
             _carried_aside(ledger, books, session, money)
+        late = late_corrections(ledger, session)
+        if late:
+            books = replace(books, corrected_late=[
+                {**c.as_json(), "note": f"note: session {c.session}: net is not cash-out − "
+                 f"buy-in for {', '.join(p for p, _ in c.owed)}: {c.words()}"} for c in late])
         return books
 
 
@@ -217,14 +225,18 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     ``session`` (:func:`settlement.settlement`), or of every session, each settled among its
     own players (:func:`settlement.settlement_by_session`: a payment settles a session); a line
     to ``unbalanced`` per session whose chips do not follow its books (cash-outs, stacks:
-    :func:`_unbalanced_lines`), said once the ledger is closed; ``opened`` as
-    :func:`fresh_books`'.
+    :func:`_unbalanced_lines`), and one per correction appended after later events took the
+    hand's chips as it stood, with the chips it leaves owed
+    (:func:`replay.late_corrections.late_lines`), said once the ledger is closed; ``opened``
+    as :func:`fresh_books`'.
 
     Raises:
         LedgerError: the nets do not sum to zero (chips carried to a next hand that no hand
             took: naming the hand and the chips, :func:`_no_chips_left_to_none`); NotFound:
             no such session.
     """
+    from replay.late_corrections import late_corrections, late_lines
+
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         _no_chips_left_to_none(ledger, session)
         if session is None:
@@ -235,7 +247,8 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
         found = [f for f in read_audit(ledger.connection).findings
                  if f.kind in ("session_balance", "stack_continuity")
                  and session in (None, f.session)]
-    for line in _unbalanced_lines(found):
+        late = late_corrections(ledger, session)
+    for line in [*_unbalanced_lines(found), *late_lines(late)]:
         unbalanced(line)
     return settled
 
@@ -329,8 +342,9 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
     signed correction or void whose signature fails against it
     (:func:`ledger.audit.signatures.signature_findings`: they depend on the key directory, so
     the derived tables do not keep them). A ``note`` names the chips an open session carries
-    to a next hand that no hand took (:func:`_carried_notes`). ``opened`` as
-    :func:`fresh_books`'.
+    to a next hand that no hand took (:func:`_carried_notes`), and one each correction
+    appended after later events took the hand's chips as it stood names what it leaves owed
+    (:func:`replay.late_corrections.late_lines`). ``opened`` as :func:`fresh_books`'.
 
     Raises:
         NotFound: no such session; LedgerError: a damaged public key file.
@@ -338,6 +352,7 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
     from ledger.audit.checks import REGISTRY
     from ledger.audit.signatures import signature_findings
     from replay.ingest.export import session_chips
+    from replay.late_corrections import late_corrections, late_lines
 
     with fresh_books(path, jobs=jobs, progress=progress, note=note, opened=opened) as ledger:
         report = read_audit(ledger.connection)
@@ -348,6 +363,8 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
             extra += signature_findings(ledger, keys, chip_of=session_chips(ledger))
         found = _of_session(report, report.findings + extra, session)
         _carried_notes(ledger, session, note)
+        for line in late_lines(late_corrections(ledger, session)):
+            note(line)
     return report, found
 
 

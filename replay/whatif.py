@@ -44,11 +44,24 @@ class Downstream:
     #: before it that seats him and is voided ("": none)
     itself: bool = False
     voided: str = ""
+    #: chips he bought between this hand and the later one (in ``expected`` and ``was``)
+    bought: int = 0
+
+    @property
+    def as_stood(self) -> bool:
+        """Whether the later hand started him on this hand as it stood (``was``): the chips at
+        the table are facts, so it stands as played and the difference is owed in money
+        (README "A correction after the chips moved on"; the audit finds nothing)."""
+        return not self.itself and self.starting == self.was
 
     def as_dict(self) -> dict[str, Any]:
         out = {"hand": self.hand, "player": self.player, "starting": self.starting,
                "expected": self.expected, "was": self.was,
                "diff": self.starting - self.expected}
+        if self.bought:
+            out["bought"] = self.bought
+        if self.as_stood:
+            out["as_played"] = True
         if self.itself:
             out = {**out, "itself": True, "voided": self.voided}
         return out if self.refused is None else {**out, "refused": self.refused}
@@ -433,7 +446,7 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
     if now:
         return with_refusals(ledger, [
             Downstream(hand=s.hand, player=s.player, starting=s.actual, expected=s.expected,
-                       was=was[key].expected if key in was else s.expected)
+                       was=was[key].expected if key in was else s.expected, bought=s.bought)
             for key, s in now.items()
             if s.hand in later and s.expected is not None and s.expected != s.actual
             and (key not in was or was[key].expected != s.expected)])
