@@ -284,13 +284,16 @@ def _later_start(d: Any) -> str:
     the chips he bought between named apart from what the hand leaves him."""
     p = d.player
     if d.as_stood:
-        bought = f", and {p} bought {d.bought} since" if d.bought else ""
-        return (f"hand {d.hand} started {p} with {d.starting}, on this hand as it stood (it "
-                f"left {p} {d.was - d.bought}{bought}); now it leaves {p} "
-                f"{d.expected - d.bought}: {p} {d.expected - d.starting:+d} chips in settle, "
-                f"and hand {d.hand} stands as played (the chips at the table are facts)")
+        bought = f", and {p} bought {d.bought} since" if d.bought and d.since else ""
+        was = (f"it left {p} {d.stood - d.bought}{bought}" if d.since else
+               f"the books had {p} {d.stood} there")
+        now = (f"now it leaves {p} {d.expected - d.bought}" if d.since else
+               f"now they have {p} {d.expected}")
+        return (f"hand {d.hand} started {p} with {d.starting}, on this hand as it stood "
+                f"({was}); {now}: {p} {d.expected - d.starting:+d} chips in settle, and hand "
+                f"{d.hand} stands as played (the chips at the table are facts)")
     left = (f"the corrected hand leaves {p} {d.expected - d.bought} and {p} bought "
-            f"{d.bought} since: {d.expected}" if d.bought else
+            f"{d.bought} since: {d.expected}" if d.bought and d.since else
             f"the corrected final stack is {d.expected}")
     return f"hand {d.hand} starts {p} with {d.starting}, {left} (was {d.was})"
 

@@ -109,8 +109,8 @@ def balances(path: str, session: str | None, *, money: bool, progress: Progress 
         late = late_corrections(ledger, session)
         if late:
             books = replace(books, corrected_late=[
-                {**c.as_json(), "note": f"note: session {c.session}: net is not cash-out − "
-                 f"buy-in for {', '.join(p for p, _ in c.owed)}: {c.words()}"} for c in late])
+                {**c.as_json(), "note": f"note: session {c.session}: {c.words()}, not moved "
+                 "at the table (net and cash-out − buy-in differ by it)"} for c in late])
         return books
 
 
@@ -335,7 +335,8 @@ def chart_data(path: str, *, money: bool, session: str | None = None,
 
 def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Progress = silent,
           note: Note = _quiet, on_request: bool = False, keys: Any = None,
-          opened: Opened | None = None) -> tuple[AuditReport, list[Any]]:
+          opened: Opened | None = None, corrected: list[Any] | None = None
+          ) -> tuple[AuditReport, list[Any]]:
     """The audit as of the head and its findings (only ``session``'s when given); with
     ``on_request`` also the checks run only when asked (``unsettled``), after the others;
     with ``keys`` (a :class:`ledger.store.keys.KeyStore`) last a ``signature`` finding per
@@ -344,7 +345,8 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
     the derived tables do not keep them). A ``note`` names the chips an open session carries
     to a next hand that no hand took (:func:`_carried_notes`), and one each correction
     appended after later events took the hand's chips as it stood names what it leaves owed
-    (:func:`replay.late_corrections.late_lines`). ``opened`` as :func:`fresh_books`'.
+    (:func:`replay.late_corrections.late_lines`), or, given ``corrected``, goes there (each a
+    :class:`replay.late_corrections.LateCorrection`). ``opened`` as :func:`fresh_books`'.
 
     Raises:
         NotFound: no such session; LedgerError: a damaged public key file.
@@ -363,8 +365,12 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
             extra += signature_findings(ledger, keys, chip_of=session_chips(ledger))
         found = _of_session(report, report.findings + extra, session)
         _carried_notes(ledger, session, note)
-        for line in late_lines(late_corrections(ledger, session)):
-            note(line)
+        late = late_corrections(ledger, session)
+        if corrected is not None:
+            corrected.extend(late)
+        else:
+            for line in late_lines(late):
+                note(line)
     return report, found
 
 

@@ -77,7 +77,8 @@ def revisions(ledger: Any, sessions: Sequence[str] | None = None) -> Revisions:
 
 @dataclass(frozen=True)
 class LateCorrection:
-    """A correction or void (``seq`` of ``hand``, ``by``, ``reason``) appended after later
+    """A correction or void (``seq`` of ``hand``, ``by``, ``reason``; ``voided``: the hand is
+    voided now) appended after later
     events of ``session`` took the hand's chips as it stood (``after``: what they were, in
     ledger order: ``hand X was dealt``, ``the cash-outs``), each of which stands as
     recorded: ``owed`` per player, chips, the corrected net less the net as it stood, which
@@ -90,19 +91,22 @@ class LateCorrection:
     reason: str
     after: tuple[str, ...]
     owed: tuple[tuple[str, int], ...]
+    voided: bool = False
 
     def words(self) -> str:
         """``hand f2 corrected after the cash-outs (seq 21, by host: typo): Ann +100, Cy -100
         chips owed in settle``."""
         owed = ", ".join(f"{p} {n:+d}" for p, n in self.owed)
-        return (f"hand {self.hand} corrected after {' and '.join(self.after)} (seq {self.seq}, "
+        done = "voided" if self.voided else "corrected"
+        return (f"hand {self.hand} {done} after {' and '.join(self.after)} (seq {self.seq}, "
                 f"by {self.by}: {self.reason}): {owed} chips owed in settle")
 
     def as_json(self) -> dict[str, Any]:
         """``session``, ``hand``, ``seq``, ``by``, ``reason``, ``after`` (list), ``owed``
-        (``{player: chips}``)."""
+        (``{player: chips}``), ``voided`` (the hand is voided now)."""
         return {"session": self.session, "hand": self.hand, "seq": self.seq, "by": self.by,
-                "reason": self.reason, "after": list(self.after), "owed": dict(self.owed)}
+                "reason": self.reason, "after": list(self.after), "owed": dict(self.owed),
+                "voided": self.voided}
 
 
 def late_corrections(ledger: Any, session: str | None = None) -> list[LateCorrection]:
@@ -153,6 +157,7 @@ def _of_book(session: str, book: Any) -> Iterable[tuple[int, LateCorrection]]:
     found: dict[int, tuple[Revision, list[str], dict[str, int]]] = {}
     events: list[tuple[int, str, Revision, str, int]] = []
     position = {h.hand: h.position for h in book.hands}
+    voided = {h.hand for h in book.hands if h.status == "voided"}
     for s in book.starts:
         if s.as_stood and s.revision is not None:
             events.append((position[s.hand], f"hand {s.hand} was dealt", s.revision, s.player,
@@ -168,7 +173,8 @@ def _of_book(session: str, book: Any) -> Iterable[tuple[int, LateCorrection]]:
         players[player] = players.get(player, 0) + owed
     for at, (revision, after, players) in found.items():
         yield at, LateCorrection(session, revision.before.hand, revision.seq, revision.by,
-                                 revision.reason, tuple(after), tuple(players.items()))
+                                 revision.reason, tuple(after), tuple(players.items()),
+                                 revision.before.hand in voided)
 
 
 def late_lines(corrections: Sequence[LateCorrection]) -> list[str]:
