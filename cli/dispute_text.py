@@ -289,7 +289,7 @@ def _later_start(d: Any) -> str:
                f"the books had {p} {d.stood} there")
         now = (f"now it leaves {p} {d.expected - d.bought}" if d.since else
                f"now they have {p} {d.expected}")
-        return (f"hand {d.hand} started {p} with {d.starting}, on this hand as it stood "
+        return (f"hand {d.hand} started {p} with {d.starting}, on hand {d.source} as it stood "
                 f"({was}); {now}: {p} {d.expected - d.starting:+d} chips in settle, and hand "
                 f"{d.hand} stands as played (the chips at the table are facts)")
     left = (f"the corrected hand leaves {p} {d.expected - d.bought} and {p} bought "

@@ -52,6 +52,9 @@ class Downstream:
     #: ``bought`` is what he bought since this hand (his previous hand in the books); False
     #: when it is not (this hand voided: the books count from the hand before it)
     since: bool = True
+    #: the hand the later one was dealt on as it stood (``stood``): this one, or, of several
+    #: voided together, the latest before it
+    source: str = ""
 
     @property
     def as_stood(self) -> bool:
@@ -463,7 +466,8 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
         found = [Downstream(hand=s.hand, player=s.player, starting=s.actual,
                             expected=s.expected,
                             was=was[key].expected if key in was else s.expected,
-                            bought=s.bought, stood=s.stood, since=s.previous == out.hand)
+                            bought=s.bought, stood=s.stood, since=s.previous == out.hand,
+                            source=s.revision.before.hand if s.revision else out.hand)
                  for key, s in now.items()
                  if s.hand in later and s.expected is not None and s.expected != s.actual
                  and (key not in was or was[key].expected != s.expected)]

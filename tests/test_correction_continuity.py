@@ -101,10 +101,10 @@ _PAID_WRONG = (
 #: The warnings of a correction of h1 to ``pay Bob 4`` appended after h2 was dealt on h1 as
 #: played (Ann 102; Bob 98 and his rebuy of 50): h2 stands as played, 4 chips owed.
 _AS_PLAYED = (
-    "  warning: hand h2 started Ann with 102, on this hand as it stood (it left Ann 102); now "
+    "  warning: hand h2 started Ann with 102, on hand h1 as it stood (it left Ann 102); now "
     "it leaves Ann 98: Ann -4 chips in settle, and hand h2 stands as played (the chips at the "
     "table are facts)",
-    "  warning: hand h2 started Bob with 148, on this hand as it stood (it left Bob 98, and Bob "
+    "  warning: hand h2 started Bob with 148, on hand h1 as it stood (it left Bob 98, and Bob "
     "bought 50 since); now it leaves Bob 102: Bob +4 chips in settle, and hand h2 stands as "
     "played (the chips at the table are facts)")
 
@@ -228,10 +228,10 @@ def test_a_void_in_a_closed_session_is_recorded_with_closed(user, run, db) -> No
         "voided hand h1: returned Bob 2, Ann 2; change in net: Bob +2, Ann -2; by the rules: Bob "
         "+2, "
         "Ann -2",
-        "  warning: hand h2 started Ann with 102, on this hand as it stood (the books had Ann "
+        "  warning: hand h2 started Ann with 102, on hand h1 as it stood (the books had Ann "
         "102 there); now they have Ann 100: Ann -2 chips in settle, and hand h2 stands as "
         "played (the chips at the table are facts)",
-        "  warning: hand h2 started Bob with 148, on this hand as it stood (the books had Bob "
+        "  warning: hand h2 started Bob with 148, on hand h1 as it stood (the books had Bob "
         "148 there); now they have Bob 150: Bob +2 chips in settle, and hand h2 stands as "
         "played (the chips at the table are facts)"]
     # h2 and the cash-outs stand as played (Ann 103, Bob 147): the books are clean, and the 2
@@ -326,10 +326,10 @@ def test_a_payout_corrected_after_a_bust_and_rebuy_leaves_the_next_hand_played(r
     assert out.splitlines() == [
         "corrected hand h1 (seq 15); change in net: Bob +40, Ann -40; by the rules: Bob +40, "
         "Ann -40",
-        "  warning: hand h2 started Ann with 120, on this hand as it stood (it left Ann 120); "
+        "  warning: hand h2 started Ann with 120, on hand h1 as it stood (it left Ann 120); "
         "now it leaves Ann 80: Ann -40 chips in settle, and hand h2 stands as played (the "
         "chips at the table are facts)",
-        "  warning: hand h2 started Bob with 100, on this hand as it stood (it left Bob 0, and "
+        "  warning: hand h2 started Bob with 100, on hand h1 as it stood (it left Bob 0, and "
         "Bob bought 100 since); now it leaves Bob 40: Bob +40 chips in settle, and hand h2 "
         "stands as played (the chips at the table are facts)"]
     note = ("note: hand h1 corrected after hand h2 was dealt (seq 15, by host: Bob showed a "

@@ -59,10 +59,10 @@ def test_a_later_hand_dealt_on_the_hand_as_it_stood_gets_no_advice(run) -> None:
               "host")
     assert out.output.splitlines() == [
         "corrected hand h1 (seq 19); change in net: Bob +4, Ann -4; by the rules: unchanged",
-        "  warning: hand h2 started Ann with 102, on this hand as it stood (it left Ann 102); "
+        "  warning: hand h2 started Ann with 102, on hand h1 as it stood (it left Ann 102); "
         "now it leaves Ann 98: Ann -4 chips in settle, and hand h2 stands as played (the chips "
         "at the table are facts)",
-        "  warning: hand h2 started Bob with 98, on this hand as it stood (it left Bob 98); now "
+        "  warning: hand h2 started Bob with 98, on hand h1 as it stood (it left Bob 98); now "
         "it leaves Bob 102: Bob +4 chips in settle, and hand h2 stands as played (the chips at "
         "the table are facts)", *_PAID_WRONG]
     found = json.loads(run("audit", "--json").output)["discrepancies"]
