@@ -108,10 +108,33 @@ def balances(path: str, session: str | None, *, money: bool, progress: Progress 
             _carried_aside(ledger, books, session, money)
         late = late_corrections(ledger, session)
         if late:
+            worth = _worth(ledger, money)
             books = replace(books, corrected_late=[
-                {**c.as_json(), "note": f"note: session {c.session}: {c.words()}, not moved "
-                 "at the table (net and cash-out − buy-in differ by it)"} for c in late])
+                {**c.as_json(), "note": f"note: session {c.session}: {c.words()}"
+                 f"{worth(c)}, not moved at the table (net and cash-out − buy-in differ by "
+                 "it)"} for c in late])
         return books
+
+
+def _worth(ledger: Ledger, money: bool) -> Callable[[Any], str]:
+    """What the chips a late correction leaves owed are worth, as ``balances --money`` says
+    it after its words (`` (Ann +25.00 USD, Cy -25.00 USD)``); nothing in chips."""
+    from ledger.model.money import format_money
+
+    units = {name: (int(value or 1), int(decimals or 0), currency) for name, value, decimals,
+             currency in ledger.connection.execute(
+                 "SELECT session, chip_value_minor, decimals, currency FROM session_book"
+                 " WHERE session IS NOT NULL").fetchall()} if money else {}
+
+    def worth(c: Any) -> str:
+        if c.session not in units:
+            return ""
+        value, decimals, currency = units[c.session]
+        return " (" + ", ".join(
+            f"{p} {'+' if n > 0 else ''}{format_money(n * value, decimals, currency)}"
+            for p, n in c.owed) + ")"
+
+    return worth
 
 
 def _carried_aside(ledger: Ledger, books: Any, session: str | None, money: bool) -> None:

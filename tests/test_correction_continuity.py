@@ -397,5 +397,5 @@ def test_a_payout_corrected_in_a_settled_session_is_owed_not_a_cash_out_wrong(us
     assert out.splitlines()[1:] == [
         "Ann                   12.50        87.50        75.00      1        1",
         "Cy                   -12.50        75.00        87.50      1        1",
-        f"note: session fri1: {note.removeprefix('note: ')}, not moved at the table (net and "
-        "cash-out − buy-in differ by it)"]
+        f"note: session fri1: {note.removeprefix('note: ')} (Ann +25.00 USD, Cy -25.00 USD), "
+        "not moved at the table (net and cash-out − buy-in differ by it)"]
