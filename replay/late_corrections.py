@@ -27,16 +27,20 @@ from ledger.audit.books import HandFacts, Revision, Revisions, hand_facts
 from ledger.model.errors import LedgerError
 
 #: The hands with a correction or void appended after a later event of their session that
-#: took their chips: another hand of the session dealt, or a cash-out, between the hand's
-#: start and the correction.
+#: took their chips: the session's next hand dealt, or a cash-out, after the hand's start and
+#: before the correction (the first such event after each corrected hand's start, found by an
+#: as-of join: one pass, however many corrections a ledger holds).
 _LATE = """
-SELECT DISTINCT f.stream FROM events f
-JOIN events h ON h.stream = f.stream AND h.seq = 1
-WHERE f.type IN ('correction', 'hand_voided') AND f.hand_id IS NOT NULL
-  AND f.session IS NOT NULL AND ($1 IS NULL OR list_contains($1, f.session))
-  AND EXISTS (SELECT 1 FROM events x WHERE x.session = f.session
-              AND x.position > h.position AND x.position < f.position
-              AND ((x.type = 'hand_started' AND x.stream <> f.stream) OR x.type = 'cash_out'))
+WITH f AS (SELECT stream, session, position FROM events
+           WHERE type IN ('correction', 'hand_voided') AND hand_id IS NOT NULL
+             AND session IS NOT NULL AND ($1 IS NULL OR list_contains($1, session))),
+     h AS (SELECT stream, session, position FROM events
+           WHERE seq = 1 AND stream IN (SELECT stream FROM f)),
+     d AS (SELECT session, position FROM events
+           WHERE type IN ('hand_started', 'cash_out') AND session IN (SELECT session FROM f)),
+     n AS (SELECT h.stream, d.position AS next FROM h
+           ASOF JOIN d ON d.session = h.session AND d.position > h.position)
+SELECT DISTINCT f.stream FROM f JOIN n ON n.stream = f.stream WHERE n.next < f.position
 ORDER BY f.stream
 """
 
