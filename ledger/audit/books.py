@@ -762,8 +762,11 @@ def _hand(book: SessionBook, h: HandFacts, revisions: tuple[Revision, ...] = ())
             starts.append(StartCheck(hand, ord_, p, expected, start, pb.previous, pb.bought,
                                      *_stood(pb, position)) if pb.stood else
                           StartCheck(hand, ord_, p, expected, start, pb.previous, pb.bought))
-        before = (pb.stack if pb.seated else 0) if pb.known else None
-        pb.stood = _as_stood(revisions, p, before, 0) if revisions else ()
+        if revisions:  # rare: a hand corrected after later events took its chips
+            pb.stood = _as_stood(revisions, p, (pb.stack if pb.seated else 0) if pb.known
+                                 else None, 0)
+        elif pb.stood:
+            pb.stood = ()
         net = nets.get(p, 0)
         if paid is None:
             pb.stack, pb.known = start, False
