@@ -595,10 +595,11 @@ REGISTRY: tuple[Check, ...] = ranked_checks([
           "chips carried out of a hand that the session's next hand does not bring in"),
     Check("stack_continuity", Scope.SESSION, 3, starting_stacks,
           "a starting stack differs from the stack after the player's previous hand plus the "
-          "buy-ins between"),
+          "buy-ins between, as corrected and as it stood when the hand was dealt"),
     Check("session_balance", Scope.SESSION, 4, balance,
-          "a cash-out differs from the stack the hands leave; chips left on a closed table; "
-          "buy-ins against cash-outs in total where no other finding explains it"),
+          "a cash-out differs from the stack the hands leave, as corrected and as they stood "
+          "when it was counted; chips left on a closed table; buy-ins against cash-outs in "
+          "total where no other finding explains it"),
     Check("settlement", Scope.SESSION, 5, payments_due,
           "a closed session's payments differ from what the nets call for (money, minor "
           "units; the house, who keeps the rake, is owed the rake: `player` NULL)"),
