@@ -24,6 +24,7 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
         return "\n".join([*_balances_table(books.players, books.unit),
                           *rake_lines(books.rake, books.unit[1]),
                           *unbalanced_lines(books.unbalanced, books.rake),
+                          *(c["note"] for c in books.corrected_late),
                           *seat_label_note(books.seat_labels),
                           *map(names, in_progress_lines(books.in_progress))])
     lines = []
@@ -37,6 +38,7 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
         lines.extend(_balances_table(rows, (0, None)))
     lines.extend(rake_lines(books.rake))
     lines.extend(unbalanced_lines(books.unbalanced, books.rake))
+    lines.extend(c["note"] for c in books.corrected_late)
     lines.append(chip_units_note(books.units, "table", "balances"))
     lines.extend(seat_label_note(books.seat_labels))
     lines.extend(map(names, in_progress_lines(books.in_progress)))

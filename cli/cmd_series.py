@@ -66,6 +66,9 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
             body["rake"] = books.rake
         if books.unbalanced:
             body["unbalanced"] = books.unbalanced
+        if books.corrected_late:  # net ≠ cash-out − buy-in by a correction after the fact
+            body["corrected_late"] = [{k: v for k, v in c.items() if k != "note"}
+                                      for c in books.corrected_late]
         if books.seat_labels:  # hands of no session seated by seat label: no player listed
             body["seat_label_hands"] = books.seat_labels
         if books.mixed:

@@ -415,6 +415,9 @@ def player_unalias(obj: Context, alias: str, reason: str, by: str,
 @click.option("--json", "as_json", is_flag=True,
               help='{"discrepancies": [{"kind", "session", "hand", "player", "name", '
                    '"expected", "actual", "message"}], "incomplete_hands": [...] (when any); '
+                   '"corrected_late": [{"session", "hand", "seq", "by", "reason", "after", '
+                   '"owed"}] (when any: a correction appended after later hands or cash-outs '
+                   'took the hand\'s chips, and the chips it leaves owed in settle); '
                    '"player" as stored (a PokerNow id), "name" and "message" as the text '
                    'names the player')
 @click.option("--jobs", default=None, type=JOBS,
@@ -437,10 +440,11 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int | Non
     from ledger.store.keys import KeyStore
     from replay.books import audit as run_audit
 
+    late: list | None = [] if as_json else None  # said in the JSON, not in notes
     report, found = run_audit(obj.db, session_name, jobs=jobs, note=render.note,
                               progress=render.no_progress if as_json else render.progress,
                               on_request=unsettled, keys=KeyStore(keys_dir),
-                              opened=obj.read_names)
+                              opened=obj.read_names, corrected=late)
     names = obj.names()
     if as_json:
         from cli.names import with_name
@@ -449,6 +453,8 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int | Non
                                         for d in found]}
         if cut := text.incomplete_hands(report, session_name):
             body["incomplete_hands"] = cut
+        if late:  # corrections after the chips moved on: what they leave owed
+            body["corrected_late"] = [c.as_json() for c in late]
         click.echo(json.dumps(body))
     else:
         click.echo(names(text.audit_text(report, found, session_name)))

@@ -129,8 +129,7 @@ def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
     rest = [f"  {c.sentence()}" for c in award_changes(w.before, w.after)]
     rest += _unknown_lines(w)
     rest += _differently_lines(w)
-    rest += [f"  downstream: hand {d.hand} starts {d.player} with {d.starting}, the "
-             f"corrected final stack is {d.expected} (was {d.was})" for d in w.downstream]
+    rest += [f"  downstream: {_later_start(d)}" for d in w.downstream]
     if w.session:
         moved = {p: v for p, v in data["session"]["diff"].items() if v}
         text = ", ".join(f"{p} {v:+d}" for p, v in moved.items()) or "no change"
@@ -257,9 +256,11 @@ def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
     for d in downstream:
         hands.setdefault(d.hand, []).append(d)
     for hand, starts in hands.items():
-        lines += [_own_start(d) if d.itself else
-                  f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the "
-                  f"corrected final stack is {d.expected} (was {d.was})" for d in starts]
+        lines += [_own_start(d) if d.itself else f"  warning: {_later_start(d)}"
+                  for d in starts]
+        starts = [d for d in starts if not d.as_stood]  # those stand as played
+        if not starts:
+            continue
         stacks = ", ".join(f"{d.player} {d.expected}" for d in starts)
         json_is = f"JSON the \"event\" of `handledger export {hand}`'s first line with {stacks}"
         refused = starts[0].refused
@@ -275,6 +276,27 @@ def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
                      f"{seq.group(1) if seq else 'SEQ'} ACTION` tries it and names any later "
                      f"action refused then; {json_is})")
     return lines
+
+
+def _later_start(d: Any) -> str:
+    """What a later hand's start is against the corrected hand (:class:`replay.whatif.Downstream`):
+    one that followed the hand as it stood stands as played, the difference owed in money
+    (README "A correction after the chips moved on"); otherwise the stack the books expect,
+    the chips he bought between named apart from what the hand leaves him."""
+    p = d.player
+    if d.as_stood:
+        bought = f", and {p} bought {d.bought} since" if d.bought and d.since else ""
+        was = (f"it left {p} {d.stood - d.bought}{bought}" if d.since else
+               f"the books had {p} {d.stood} there")
+        now = (f"now it leaves {p} {d.expected - d.bought}" if d.since else
+               f"now they have {p} {d.expected}")
+        return (f"hand {d.hand} started {p} with {d.starting}, on hand {d.source} as it stood "
+                f"({was}); {now}: {p} {d.expected - d.starting:+d} chips in settle, and hand "
+                f"{d.hand} stands as played (the chips at the table are facts)")
+    left = (f"the corrected hand leaves {p} {d.expected - d.bought} and {p} bought "
+            f"{d.bought} since: {d.expected}" if d.bought and d.since else
+            f"the corrected final stack is {d.expected}")
+    return f"hand {d.hand} starts {p} with {d.starting}, {left} (was {d.was})"
 
 
 def _own_start(d: Any) -> str:

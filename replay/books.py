@@ -94,16 +94,47 @@ def _caught_up(ledger: Ledger, mismatch: str | None, jobs: int | None, progress:
 def balances(path: str, session: str | None, *, money: bool, progress: Progress = silent,
              note: Note = _quiet, opened: Opened | None = None) -> player_balances.Balances:
     """Each player's net, buy-ins, cash-outs, hands and sessions (:func:`player_balances.balances`);
-    ``opened`` as :func:`fresh_books`'.
+    ``corrected_late`` set for each correction appended after the chips moved on
+    (:func:`replay.late_corrections.late_corrections`); ``opened`` as :func:`fresh_books`'.
 
     Raises:
         NotFound: no such session; LedgerError: a hand the rules reject, mixed currencies.
     """
+    from replay.late_corrections import late_corrections
+
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         books = player_balances.balances(ledger.connection, session, money, chips_ok=False)
         if books.unbalanced:
             _carried_aside(ledger, books, session, money)
+        late = late_corrections(ledger, session)
+        if late:
+            worth = _worth(ledger, money)
+            books = replace(books, corrected_late=[
+                {**c.as_json(), "note": f"note: session {c.session}: {c.words()}"
+                 f"{worth(c)}, not moved at the table (net and cash-out − buy-in differ by "
+                 "it)"} for c in late])
         return books
+
+
+def _worth(ledger: Ledger, money: bool) -> Callable[[Any], str]:
+    """What the chips a late correction leaves owed are worth, as ``balances --money`` says
+    it after its words (`` (Ann +25.00 USD, Cy -25.00 USD)``); nothing in chips."""
+    from ledger.model.money import format_money
+
+    units = {name: (int(value or 1), int(decimals or 0), currency) for name, value, decimals,
+             currency in ledger.connection.execute(
+                 "SELECT session, chip_value_minor, decimals, currency FROM session_book"
+                 " WHERE session IS NOT NULL").fetchall()} if money else {}
+
+    def worth(c: Any) -> str:
+        if c.session not in units:
+            return ""
+        value, decimals, currency = units[c.session]
+        return " (" + ", ".join(
+            f"{p} {'+' if n > 0 else ''}{format_money(n * value, decimals, currency)}"
+            for p, n in c.owed) + ")"
+
+    return worth
 
 
 def _carried_aside(ledger: Ledger, books: Any, session: str | None, money: bool) -> None:
@@ -250,14 +281,18 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     one money; where the hands read count money of different currencies or decimals, each
     session in its own (:func:`settlement.settlement_each`, :class:`Settled`'s ``blocks``:
     README "settle"); a line to ``unbalanced`` per session whose chips do not follow its books
-    (cash-outs, stacks: :func:`_unbalanced_lines`), said once the ledger is closed;
-    ``opened`` as :func:`fresh_books`'.
+    (cash-outs, stacks: :func:`_unbalanced_lines`), and one per correction appended after later
+    events took the hand's chips as it stood, with the chips it leaves owed
+    (:func:`replay.late_corrections.late_lines`), said once the ledger is closed; ``opened``
+    as :func:`fresh_books`'.
 
     Raises:
         LedgerError: the nets do not sum to zero (chips carried to a next hand that no hand
             took: naming the hand and the chips, :func:`_no_chips_left_to_none`); NotFound:
             no such session.
     """
+    from replay.late_corrections import late_corrections, late_lines
+
     blocks: list[settlement.SessionBlock] = []
     loose = 0
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
@@ -275,7 +310,8 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
                  and session in (None, f.session)]
         closed = {name for (name,) in ledger.connection.execute(
             "SELECT session FROM session_book WHERE closed").fetchall()} if found else set()
-    for line in _unbalanced_lines(found, closed):
+        late = late_corrections(ledger, session)
+    for line in [*_unbalanced_lines(found, closed), *late_lines(late)]:
         unbalanced(line)
     return Settled(*settled, blocks, loose)
 
@@ -364,15 +400,18 @@ def chart_data(path: str, *, money: bool, session: str | None = None,
 
 def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Progress = silent,
           note: Note = _quiet, on_request: bool = False, keys: Any = None,
-          opened: Opened | None = None) -> tuple[AuditReport, list[Any]]:
+          opened: Opened | None = None, corrected: list[Any] | None = None
+          ) -> tuple[AuditReport, list[Any]]:
     """The audit as of the head and its findings (only ``session``'s when given); with
     ``on_request`` also the checks run only when asked (``unsettled``), after the others;
     with ``keys`` (a :class:`ledger.store.keys.KeyStore`) last a ``signature`` finding per
     signed correction or void whose signature fails against it
     (:func:`ledger.audit.signatures.signature_findings`: they depend on the key directory, so
     the derived tables do not keep them). A ``note`` names the chips an open session carries
-    to a next hand that no hand took (:func:`_carried_notes`). ``opened`` as
-    :func:`fresh_books`'.
+    to a next hand that no hand took (:func:`_carried_notes`), and one each correction
+    appended after later events took the hand's chips as it stood names what it leaves owed
+    (:func:`replay.late_corrections.late_lines`), or, given ``corrected``, goes there (each a
+    :class:`replay.late_corrections.LateCorrection`). ``opened`` as :func:`fresh_books`'.
 
     Raises:
         NotFound: no such session; LedgerError: a damaged public key file.
@@ -380,6 +419,7 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
     from ledger.audit.checks import REGISTRY
     from ledger.audit.signatures import signature_findings
     from replay.ingest.export import session_chips
+    from replay.late_corrections import late_corrections, late_lines
 
     with fresh_books(path, jobs=jobs, progress=progress, note=note, opened=opened) as ledger:
         report = read_audit(ledger.connection)
@@ -390,6 +430,12 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
             extra += signature_findings(ledger, keys, chip_of=session_chips(ledger))
         found = _of_session(report, report.findings + extra, session)
         _carried_notes(ledger, session, note)
+        late = late_corrections(ledger, session)
+        if corrected is not None:
+            corrected.extend(late)
+        else:
+            for line in late_lines(late):
+                note(line)
     return report, found
 
 

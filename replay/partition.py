@@ -233,13 +233,13 @@ def replay_rows(part: PartRows, number: int, starts: Any, aliases: Mapping[str, 
 
 def replay_numbered(part: PartRows, numbered: Sequence[tuple[int, Any]],
                     aliases: Mapping[str, str], render: Render | None = None,
-                    problems: bool = False) -> PartResult:
+                    problems: bool = False, revised: Any = None) -> PartResult:
     """Replay and audit the hands of ``part`` numbered ``(ord, RawHand)`` in ledger order,
     with its session rows (:class:`ledger.audit.stream.StreamAudit`); the derived tables'
     rows in :attr:`PartResult.tables` as columns (:func:`replay.tables.table_columns`)."""
     from replay.tables import table_columns
 
-    audit = StreamAudit(part.rows, part.ends, aliases=aliases, checks=_CHECKS)
+    audit = StreamAudit(part.rows, part.ends, aliases=aliases, checks=_CHECKS, revised=revised)
     result = PartResult({}, [], {}, counts={"hands": 0, "bad": 0, "unverifiable": 0})
     tables: dict[str, list[tuple]] = {table: [] for table in HAND_TABLES}
     _replayed(numbered, audit, result, aliases, tables, render, problems)

@@ -31,6 +31,7 @@ from ledger.store.streams import (
     raw_hand_streams,
     session_hand_streams,
 )
+from replay.late_corrections import revisions
 from replay.progress import Progress, silent
 from replay.replaying import Render, replayed
 from replay.tables import append_rows, hand_ords, last_ord, saving, write_results_rows
@@ -99,7 +100,8 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
         require_intact(ledger, refused)
     con = ledger.connection
     names = resolve_aliases(r.event for r in session_rows(ledger, types=ALIAS_TYPES))
-    audit = StreamAudit(iter_session_rows(ledger), session_ends(ledger), aliases=names)
+    audit = StreamAudit(iter_session_rows(ledger), session_ends(ledger), aliases=names,
+                        revised=revisions(ledger))
     counts = {"hands": 0, "bad": 0, "unverifiable": 0}
 
     def rows() -> Iterator[dict[str, list[tuple]]]:
@@ -190,7 +192,8 @@ def catch_up(ledger: Any, *, jobs: int | None | Callable[[], int | None] = 1,
             last += 1
         numbered.append((known.get(raw[0], last), raw))
     audit = StreamAudit(session_rows(ledger, sessions=names, after=low),
-                        session_ends(ledger, names, after=plan.since), aliases=aliases(con))
+                        session_ends(ledger, names, after=plan.since), aliases=aliases(con),
+                        revised=revisions(ledger, names))
     table_rows = []
     with progress("replaying the sessions that moved", len(hands)) as tick:
         for done in replayed(numbered, jobs=(1 if callable(jobs) else jobs) or 1, facts=True,

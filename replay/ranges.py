@@ -98,11 +98,12 @@ def read_range(con: Any, rng: Range) -> RawPart:
 
 
 def replay_range(raw: RawPart, first_ord: int, aliases: Mapping[str, str],
-                 render: Render | None, problems: bool) -> PartResult:
+                 render: Render | None, problems: bool, revised: Any = None) -> PartResult:
     """Replay and audit one range read by :func:`read_range` (its first hand the
     ``first_ord``-th of the ledger), its derived-table rows as columns in
     :attr:`PartResult.tables`; runs in a worker process. ``render``, ``problems``: as
-    :func:`replay.replaying.replay_chunk`.
+    :func:`replay.replaying.replay_chunk`; ``revised``: the hands corrected after later
+    events took their chips (:func:`replay.late_corrections.revisions`).
 
     Raises:
         LedgerError: a session row that does not parse (located at its stream), a value a
@@ -111,16 +112,16 @@ def replay_range(raw: RawPart, first_ord: int, aliases: Mapping[str, str],
     from replay.replaying import fewer_collections
 
     with fewer_collections():  # the range's payloads are let go inside: never collected
-        return _replay_range(raw, first_ord, aliases, render, problems)
+        return _replay_range(raw, first_ord, aliases, render, problems, revised)
 
 
 def _replay_range(raw: RawPart, first_ord: int, aliases: Mapping[str, str],
-                  render: Render | None, problems: bool) -> PartResult:
+                  render: Render | None, problems: bool, revised: Any = None) -> PartResult:
     from replay.partition import replay_numbered
 
     part = raw.typed()
     numbered = [(first_ord + i, hand) for i, hand in enumerate(part.hands)]
-    return replay_numbered(part, numbered, aliases, render, problems)
+    return replay_numbered(part, numbered, aliases, render, problems, revised)
 
 
 def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: int,
@@ -143,19 +144,22 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
     from ledger.audit.books import ALIAS_TYPES, resolve_aliases
     from ledger.audit.load import session_rows
     from ledger.audit.tables import refresh
+    from replay.late_corrections import revisions
     from replay.merge import merge_parts
     from replay.tables import insert_columns, saving, write_tables
 
     with ledger.memory_capped():  # a scan of the whole ledger: DuckDB would cache what it read
         named = session_rows(ledger, types=("player_alias", "player_unaliased", "session_opened"))
     aliases = resolve_aliases(r.event for r in named if r.event.type in ALIAS_TYPES)
+    revised = revisions(ledger)
     total = sum(r.hands for r in ranges)
     con = ledger.connection
     parts: list[PartResult] = []
 
     def fill(con: Any, checkpoint: Callable[[], None]) -> None:
         with progress(label, total) as tick, _settled_on_failure(proof):
-            for part in _replayed(con, ranges, jobs, aliases, render, problems, proof):
+            for part in _replayed(con, ranges, jobs, aliases, render, problems, proof,
+                                  revised):
                 for text in part.texts:
                     if echo is not None:
                         echo(text)
@@ -192,8 +196,8 @@ def _settled_on_failure(proof: Any) -> Iterator[None]:
 
 
 def _replayed(con: Any, ranges: Sequence[Range], jobs: int, aliases: Mapping[str, str],
-              render: Render | None, problems: bool, proof: Any = None
-              ) -> Iterator[PartResult]:
+              render: Render | None, problems: bool, proof: Any = None,
+              revised: Any = None) -> Iterator[PartResult]:
     """Each range's :class:`PartResult` in range order, replayed by ``jobs - 1`` worker
     processes and this one (:func:`replay_range`). This process reads the ranges and keeps
     each worker :data:`_AHEAD` ranges ahead of the one it replays; whenever the next result
@@ -217,7 +221,7 @@ def _replayed(con: Any, ranges: Sequence[Range], jobs: int, aliases: Mapping[str
                                for p in pending) < workers * (1 + _AHEAD):
                 rng = todo.popleft()
                 pending.append(pool.submit(replay_range, read(rng), rng.first_ord, aliases,
-                                           render, problems))
+                                           render, problems, revised))
 
         give()
         while pending:
@@ -225,7 +229,7 @@ def _replayed(con: Any, ranges: Sequence[Range], jobs: int, aliases: Mapping[str
             if todo and not isinstance(head, _Here) and not head.done():
                 rng = todo.popleft()  # replayed here meanwhile
                 pending.append(_Here(replay_range, read(rng), rng.first_ord,
-                                     aliases, render, problems))
+                                     aliases, render, problems, revised))
                 give()
                 continue
             head = pending.popleft()

@@ -140,14 +140,17 @@ def _unfollowed(ledger: Any, done: list[VoidChecked]) -> list[Downstream]:
     whose start of a player no longer follows (:func:`replay.later_hands.void_downstream`
     of each, read with every void in): a hand and player once, as the latest void before it
     names them (its ``was`` is what the books expected before the voids), each hand's way to
-    follow checked with all its players' stacks (:func:`replay.whatif.with_refusals`)."""
+    follow checked with all its players' stacks (:func:`replay.whatif.with_refusals`), but
+    those dealt on the voided hands as they stood, which stand as played."""
     found: dict[tuple[str, str], Downstream] = {}
     known: dict[str, SessionHands] = {}  # each session's hands read and replayed once
     for c in reversed(done):
         for d in void_downstream(ledger, c.hand, c.session, c.stored, c.voided.hand, known):
             found.setdefault((d.hand, d.player), replace(d, refused=None))
     order = {h: k for k, h in enumerate(_in_ledger_order(ledger, {h for h, _ in found}))}
-    return with_refusals(ledger, sorted(found.values(), key=lambda d: order[d.hand]))
+    ordered = sorted(found.values(), key=lambda d: order[d.hand])
+    followed = iter(with_refusals(ledger, [d for d in ordered if not d.as_stood]))
+    return [d if d.as_stood else next(followed) for d in ordered]
 
 
 @dataclass(frozen=True)

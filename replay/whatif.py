@@ -44,11 +44,33 @@ class Downstream:
     #: before it that seats him and is voided ("": none)
     itself: bool = False
     voided: str = ""
+    #: chips he bought between this hand and the later one (in ``expected`` and ``was``)
+    bought: int = 0
+    #: the stack this hand as it stood when the later hand was dealt leaves him, with
+    #: ``bought`` (:attr:`ledger.audit.books.StartCheck.stood`); None: not followed so
+    stood: int | None = None
+    #: ``bought`` is what he bought since this hand (his previous hand in the books); False
+    #: when it is not (this hand voided: the books count from the hand before it)
+    since: bool = True
+    #: the hand the later one was dealt on as it stood (``stood``): this one, or, of several
+    #: voided together, the latest before it
+    source: str = ""
+
+    @property
+    def as_stood(self) -> bool:
+        """Whether the later hand started him on this hand as it stood then (``stood``): the
+        chips at the table are facts, so it stands as played and the difference is owed in
+        money (README "A correction after the chips moved on"; the audit finds nothing)."""
+        return not self.itself and self.stood == self.starting
 
     def as_dict(self) -> dict[str, Any]:
         out = {"hand": self.hand, "player": self.player, "starting": self.starting,
                "expected": self.expected, "was": self.was,
                "diff": self.starting - self.expected}
+        if self.bought:
+            out["bought"] = self.bought
+        if self.as_stood:
+            out["as_played"] = True
         if self.itself:
             out = {**out, "itself": True, "voided": self.voided}
         return out if self.refused is None else {**out, "refused": self.refused}
@@ -78,6 +100,10 @@ def follow_refusal(events: Sequence[Any], stacks: dict[str, int]) -> str | None:
     except IllegalAction as exc:
         return str(exc)
     return None
+
+
+#: The ledger position of a change not appended yet: after every row (what-if, correct).
+_LAST = 1 << 62
 
 
 def with_refusals(ledger: Any, found: list[Downstream]) -> list[Downstream]:
@@ -471,8 +497,9 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
     stack of this hand. Names are the series' (:func:`replay.sessions.state.series_names`:
     a buy-in under an alias recorded in another session's stream is the player's).
     ``positions``: the first position of each hand of ``before``, read already."""
-    from ledger.audit.books import build_series, hand_facts
+    from ledger.audit.books import Revision, Revisions, build_series, hand_facts
     from ledger.audit.load import session_rows
+    from replay.late_corrections import revisions
     from replay.sessions.state import series_names
 
     if not later:
@@ -482,21 +509,30 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
     aliases = series_names(ledger)  # an alias recorded in another session's stream too
     position = positions if positions is not None else {
         stream: ledger.read(stream, upto=1)[0].position for stream in before}
+    # the change appended last: every later hand was dealt on the hand as it stood before it
+    revised = dict(revisions(ledger, [out.session]))
+    revised[out.hand] = (*revised.get(out.hand, ()), Revision(
+        _LAST, 0, "", "", hand_facts(out.before, ord=0, position=position[out.hand])))
 
-    def starts(hand: HandReplay) -> dict[tuple[str, str], Any]:
+    def starts(hand: HandReplay, late: Revisions | None) -> dict[tuple[str, str], Any]:
         facts = [hand_facts(hand if stream == out.hand else r, ord=k, position=position[stream])
                  for k, (stream, r) in enumerate(before.items(), 1)]
-        book = build_series(rows, facts, aliases=aliases).sessions.get(out.session)
+        book = build_series(rows, facts, aliases=aliases, revised=late).sessions.get(
+            out.session)
         return {(s.hand, s.player): s for s in book.starts} if book is not None else {}
 
-    was, now = starts(out.before), starts(out.after)
+    was, now = starts(out.before, None), starts(out.after, revised)
     if now:
-        return with_refusals(ledger, [
-            Downstream(hand=s.hand, player=s.player, starting=s.actual, expected=s.expected,
-                       was=was[key].expected if key in was else s.expected)
-            for key, s in now.items()
-            if s.hand in later and s.expected is not None and s.expected != s.actual
-            and (key not in was or was[key].expected != s.expected)])
+        found = [Downstream(hand=s.hand, player=s.player, starting=s.actual,
+                            expected=s.expected,
+                            was=was[key].expected if key in was else s.expected,
+                            bought=s.bought, stood=s.stood, since=s.previous == out.hand,
+                            source=s.revision.before.hand if s.revision else out.hand)
+                 for key, s in now.items()
+                 if s.hand in later and s.expected is not None and s.expected != s.actual
+                 and (key not in was or was[key].expected != s.expected)]
+        followed = iter(with_refusals(ledger, [d for d in found if not d.as_stood]))
+        return [d if d.as_stood else next(followed) for d in found]
     if itself:  # no book entries followed: nothing before the hand to follow
         return []
     old_final, new_final = _paid_final(out.before), _paid_final(out.after)

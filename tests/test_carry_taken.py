@@ -211,7 +211,9 @@ def test_a_hand_that_carried_nothing_cannot_be_made_to_carry_once_the_next_start
     assert out.splitlines()[:3] == [  # h2 was started with stacks h1 paid out: now 100 each
         "voided hand h1: returned Bob 2, Ann 2; change in net: Bob -2, Ann +2; by the rules: "
         "Bob -2, Ann +2",
-        "  warning: hand h2 starts Ann with 98, the corrected final stack is 100 (was 98)",
+        "  warning: hand h2 started Ann with 98, on hand h1 as it stood (the books had Ann 98 "
+        "there); now they have Ann 100: Ann +2 chips in settle, and hand h2 stands as played "
+        "(the chips at the table are facts)",  # h2 dealt on h1 as it stood: as played
         "  warning: hand h2 starts Bob with 98, the corrected final stack is 100 (was 102)"]
 
 

@@ -73,9 +73,10 @@ LATER = ("d dh Cy AsAh", "d dh Ann 2c3d", "d dh Bob 7h8h", "Bob f", "Cy cc", "An
 
 def test_a_later_hand_follows_once_its_start_is_corrected_as_the_warning_says(run  # noqa: ANN001
                                                                                 ) -> None:
-    """h's rake taken away leaves Cy 101, not the 100 h2 started him with: the warning says
-    how h2 follows, and doing so (h2's ``hand_started`` with Cy 101) leaves the audit clean,
-    h2's nets as they were."""
+    """h's rake taken away leaves Cy 101, not the 100 h2 started him with: h2 was dealt on h
+    as it stood, so it stands as played and the chip is owed in settle; a host who finds Cy
+    had the 101 at the table after all corrects h2's start to it (``hand_started`` with Cy
+    101), which the books then follow, nothing owed, h2's nets as they were."""
     assert run("session", "open", "r").exit_code == 0
     for player in ("Ann", "Bob", "Cy"):
         assert run("buyin", "r", player, "100").exit_code == 0
@@ -87,11 +88,13 @@ def test_a_later_hand_follows_once_its_start_is_corrected_as_the_warning_says(ru
             assert run("act", hand, action).exit_code == 0, action
     out = run("correct", "h", *NO_RAKE, "--reason", "no rake", "--by", "host")
     assert out.output.splitlines()[1:] == [
-        "  warning: hand h2 starts Cy with 100, the corrected final stack is 101 (was 100)",
-        "    to follow it: `handledger correct h2 --replace 1 JSON --reason … --by …`, "
-        "JSON the \"event\" of "
-        "`handledger export h2`'s first line with Cy 101"]
-    assert run("audit").exit_code == 1
+        "  warning: hand h2 started Cy with 100, on hand h as it stood (it left Cy 100); now it "
+        "leaves Cy 101: Cy +1 chips in settle, and hand h2 stands as played (the chips at the "
+        "table are facts)"]
+    audit = run("audit")
+    assert audit.exit_code == 0
+    assert audit.output.startswith("note: hand h corrected after hand h2 was dealt (seq 29, by "
+                                   "host: no rake): Cy +1 chips owed in settle\n")
     event = json.loads(run("export", "h2").output.splitlines()[0])["event"]
     for seat in event["seats"]:
         seat["stack"] += seat["player"] == "Cy"
@@ -99,5 +102,6 @@ def test_a_later_hand_follows_once_its_start_is_corrected_as_the_warning_says(ru
               "--by", "host")
     assert out.output == ("corrected hand h2 (seq 23); change in net: none; by the rules: "
                           "unchanged\n")
-    assert run("audit").exit_code == 0
+    audit = run("audit")
+    assert audit.exit_code == 0 and "owed" not in audit.output
     assert _rules(run) == {"Ann": -4, "Bob": 1, "Cy": 3}

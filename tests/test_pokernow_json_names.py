@@ -99,8 +99,7 @@ def test_whatif_keys_by_name_and_keeps_the_events_as_stored(imported: Path) -> N
     assert w["paid_diff"] == {"@ovvkpfngo@@@": 0, UH: 120, "ksv @ ycx": -120, "A8": 0}
     assert w["downstream"] == [{"hand": HAND2, "player": "YJJJbgIQrB", "name": "ksv @ ycx",
                                 "starting": 120, "expected": 0, "was": 120, "diff": 120,
-                                "refused": "the corrected hand is not legal: event 2 (forced_bet "
-                                "by YJJJbgIQrB): YJJJbgIQrB posts 20 but has only 0"}]
+                                "as_played": True}]  # dealt on HAND1 as it stood: it stands
     assert w["session"] == {
         "name": S2, "before": {"@ovvkpfngo@@@": -50, UH: -50, "ksv @ ycx": -50, "A8": 150},
         "after": {"@ovvkpfngo@@@": -50, UH: 70, "ksv @ ycx": -170, "A8": 150},

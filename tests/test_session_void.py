@@ -338,7 +338,8 @@ def test_no_undo_of_a_void_once_a_buy_in_of_its_players_is_retracted(user, fri) 
 
 def test_void_of_several_hands_warns_of_a_later_hand_once_with_every_void_in(user, fri) -> None:  # noqa: ANN001
     """Voided, h1 and h2 leave h3 starting Ann with 102 and Bob with 98 where the books now
-    expect their buy-ins, 100 each: said once, not once a void."""
+    expect their buy-ins, 100 each: said once, not once a void; h3 was dealt on h2 as it
+    stood, so it stands as played, the chips the voids move owed in settle."""
     code, out, err = user("void", "h2", "h1", *WHY)
     assert (code, err) == (0, "")
     assert out.splitlines() == [
@@ -346,11 +347,18 @@ def test_void_of_several_hands_warns_of_a_later_hand_once_with_every_void_in(use
         "Ann -1, Bob +1",
         "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
         "Ann -1, Bob +1",
-        "  warning: hand h3 starts Ann with 102, the corrected final stack is 100 (was 102)",
-        "  warning: hand h3 starts Bob with 98, the corrected final stack is 100 (was 98)",
-        "    to follow it: `handledger correct h3 --replace 1 JSON --reason … --by …`, JSON "
-        "the \"event\" of `handledger export h3`'s first line with Ann 100, Bob 100"]
-    assert [line.split()[1] for line in _balances(user)[1:]] == ["1", "-1"]
+        "  warning: hand h3 started Ann with 102, on hand h2 as it stood (the books had Ann 102 "
+        "there); now they have Ann 100: Ann -2 chips in settle, and hand h3 stands as played "
+        "(the chips at the table are facts)",
+        "  warning: hand h3 started Bob with 98, on hand h2 as it stood (the books had Bob 98 "
+        "there); now they have Bob 100: Bob +2 chips in settle, and hand h3 stands as played "
+        "(the chips at the table are facts)"]
+    lines = _balances(user)
+    assert [line.split()[1] for line in lines[1:3]] == ["1", "-1"]
+    assert lines[3:] == [
+        "note: session fri: hand h2 voided after hand h3 was dealt (seq 8, by host: void: wrong "
+        "ledger): Ann -2, Bob +2 chips owed in settle, not moved at the table (net and cash-out "
+        "− buy-in differ by it)"]
 
 
 def test_void_of_the_last_hands_gives_no_advice_to_correct_them(user, fri) -> None:  # noqa: ANN001
@@ -361,7 +369,12 @@ def test_void_of_the_last_hands_gives_no_advice_to_correct_them(user, fri) -> No
         "Ann -1, Bob +1",
         "voided hand h3: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
         "Ann -1, Bob +1"]
-    assert [line.split()[1] for line in _balances(user)[1:]] == ["1", "-1"]
+    lines = _balances(user)  # Bob cashed out 97 on h3 as played: it stands, 2 chips owed
+    assert [line.split()[1] for line in lines[1:3]] == ["1", "-1"]
+    assert lines[3:] == [
+        "note: session fri: hand h3 voided after the cash-outs (seq 8, by host: void: wrong "
+        "ledger): Bob +2 chips owed in settle, not moved at the table (net and cash-out − "
+        "buy-in differ by it)"]
 
 
 def test_void_of_several_hands_of_no_session(user, db) -> None:  # noqa: ANN001

@@ -144,9 +144,10 @@ def test_a_void_the_next_hand_started_without_goes_in(user, db: str,  # noqa: AN
 def test_a_void_of_a_finished_hand_the_next_hand_followed_warns(  # noqa: ANN001
         user, db: str, h1_folded_built: Path) -> None:
     """h1 ends (Bob, the button, folds his 1 to Ann's 2: Ann 101, Bob 99) and h2 starts on
-    those stacks; voided, h1 gives back Bob 1 and Ann 2 and the books would start h2 with 100
-    each: the void goes in (h1 held no chip of h2) and warns of both players, as ``correct``
-    and ``undo`` do."""
+    those stacks; voided, h1 gives back Bob 1 and Ann 2 and the books have 100 each before
+    h2: the void goes in (h1 held no chip of h2) and warns of both players, as ``correct``
+    and ``undo`` do; h2 was dealt on h1 as it stood, so it stands as played and the chip
+    the void moves is owed in settle (README "A correction after the chips moved on")."""
     copy_ledger(h1_folded_built, Path(db))  # _opened, h1 (button Bob), _fold_bob
     _hand(user, "h2", "Ann", "Ann:101,Bob:99")
     code, out, err = user("void", "h1", "--reason", "meant h2", "--by", "Dan")
@@ -155,11 +156,17 @@ def test_a_void_of_a_finished_hand_the_next_hand_followed_warns(  # noqa: ANN001
         "voided hand h1: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: Ann "
         "-1, "
         "Bob +1",
-        "  warning: hand h2 starts Bob with 99, the corrected final stack is 100 (was 99)",
-        "  warning: hand h2 starts Ann with 101, the corrected final stack is 100 (was 101)",
-        "    to follow it: `handledger correct h2 --replace 1 JSON --reason … --by …`, "
-        "JSON the \"event\" of "
-        "`handledger export h2`'s first line with Bob 100, Ann 100"]
+        "  warning: hand h2 started Bob with 99, on hand h1 as it stood (the books had Bob 99 "
+        "there); now they have Bob 100: Bob +1 chips in settle, and hand h2 stands as played "
+        "(the chips at the table are facts)",
+        "  warning: hand h2 started Ann with 101, on hand h1 as it stood (the books had Ann "
+        "101 there); now they have Ann 100: Ann -1 chips in settle, and hand h2 stands as "
+        "played (the chips at the table are facts)"]
+    code, out, err = user("audit")  # h2 in play: that alone, no stack continuity
+    assert (code, out.splitlines()[-1], err) == (
+        1, "audit: 1 discrepancy in 2 hand(s) in 1 session(s) (in_progress 1)",
+        "note: hand h1 voided after hand h2 was dealt (seq 8, by Dan: void: meant h2): Bob "
+        "+1, Ann -1 chips owed in settle\n")
 
 
 def test_a_void_of_a_finished_hand_the_next_hand_started_without_says_nothing_more(  # noqa: ANN001

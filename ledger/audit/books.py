@@ -192,6 +192,31 @@ class SessionRow:
     seq: int | None = None
 
 
+@dataclass(frozen=True)
+class Revision:
+    """A correction or void of a hand appended at ledger ``position`` (its ``seq`` in the
+    hand's stream, ``by`` and ``reason`` as recorded) and ``before``, the hand's facts as it
+    stood just before it (every earlier correction applied, this one not). What a later event
+    of the session that took the hand's chips (the next hand's start of a player, a cash-out)
+    found when it was recorded before this row: such an event stands as recorded, and the
+    difference is money owed (README "A correction after the chips moved on")."""
+
+    position: int
+    seq: int
+    by: str
+    reason: str
+    before: HandFacts
+
+    def renamed(self, names: Names) -> Revision:
+        """The same revision, its players under their series names."""
+        return replace(self, before=self.before.renamed(names))
+
+
+#: ``{hand: its revisions in ledger order}``: the corrections and voids of each hand appended
+#: after a later event of its session took its chips (:func:`replay.late_corrections.revisions`).
+Revisions = Mapping[str, tuple[Revision, ...]]
+
+
 class StartCheck(NamedTuple):
     """A player's starting stack in a hand against the books: ``expected`` is his stack after
     his previous hand (``previous``, None: none yet) plus ``bought`` chips bought since;
@@ -208,18 +233,36 @@ class StartCheck(NamedTuple):
     previous: str | None
     bought: int
     cashed: tuple[int, int | None] | None = None
+    #: the stack his previous hand left him, as that hand stood when this hand was recorded,
+    #: plus ``bought``, when a correction or void of it (``revision``) came after (else None)
+    stood: int | None = None
+    revision: Revision | None = None
+
+    @property
+    def as_stood(self) -> bool:
+        """Whether the start follows the previous hand as it stood then, not as corrected
+        since: it stands as played, the difference owed in money."""
+        return self.stood is not None and self.stood == self.actual != self.expected
 
 
 @dataclass(frozen=True)
 class CashOutCheck:
     """A cash-out against the stack the books say he has (``None``: unknown); ``seated``
-    False when he had no chips at the table (no buy-in since his last cash-out)."""
+    False when he had no chips at the table (no buy-in since his last cash-out); ``stood``
+    and ``revision`` as :class:`StartCheck`'s."""
 
     player: str
     position: int
     expected: int | None
     actual: int
     seated: bool
+    stood: int | None = None
+    revision: Revision | None = None
+
+    @property
+    def as_stood(self) -> bool:
+        """As :attr:`StartCheck.as_stood`."""
+        return self.stood is not None and self.stood == self.actual != self.expected
 
 
 @dataclass(frozen=True)
@@ -271,6 +314,10 @@ class PlayerBook:
     bought: int = 0
     #: His latest cash-out since his latest hand, ``(chips, entry number)``; None: none.
     cashed: tuple[int, int | None] | None = None
+    #: After a hand corrected or voided once later events took its chips: per revision, the
+    #: stack that hand left him as it stood before it, less what he had bought before it
+    #: (None: not known). Cleared by his next hand or cash-out.
+    stood: tuple[tuple[Revision, int | None], ...] = ()
 
     @property
     def on_table(self) -> int:
@@ -413,13 +460,15 @@ def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
 
 
 def build_series(rows: Iterable[SessionRow], hands: Iterable[HandFacts], *,
-                 aliases: Mapping[str, str] | None = None) -> Series:
+                 aliases: Mapping[str, str] | None = None,
+                 revised: Revisions | None = None) -> Series:
     """Fold session rows and hands into a :class:`Series`, every book kept whole (hands,
     start and cash-out checks): the batch form of :class:`SeriesFold`. ``aliases``: the
     series' alias map (:func:`resolve_aliases` of every alias row of the ledger), for
     ``rows`` of some sessions only, since an alias may be recorded in another session's
-    stream; None: resolved from ``rows``."""
-    fold = SeriesFold(sorted(rows, key=lambda r: r.position), aliases=aliases)
+    stream; None: resolved from ``rows``. ``revised``: as :class:`SeriesFold`'s."""
+    fold = SeriesFold(sorted(rows, key=lambda r: r.position), aliases=aliases,
+                      revised=revised)
     for h in sorted(hands, key=lambda h: h.position):
         fold.add(h)
     return fold.finish()
@@ -437,12 +486,16 @@ class SeriesFold:
     nothing closes before :meth:`finish` and every book is kept whole. ``aliases``: the
     series' alias map (resolved from every alias row of the ledger); then ``rows`` may be an
     iterator in ledger order, read as the hands come (a million hands have hundreds of
-    thousands of buy-ins). Without it, ``rows`` are all read and sorted first.
+    thousands of buy-ins). Without it, ``rows`` are all read and sorted first. ``revised``:
+    the hands corrected or voided after a later event of their session took their chips
+    (:data:`Revisions`), whose later starts and cash-outs may follow them as they stood then
+    (:attr:`StartCheck.stood`); None or empty: none.
     """
 
     def __init__(self, rows: Iterable[SessionRow], *, ends: Mapping[str | None, int] | None = None,
                  on_close: Callable[[SessionBook], None] | None = None,
-                 aliases: Mapping[str, str] | None = None) -> None:
+                 aliases: Mapping[str, str] | None = None,
+                 revised: Revisions | None = None) -> None:
         if aliases is None:  # every row is needed up front: they must be a list
             rows = sorted(rows, key=lambda r: r.position)
             aliases = resolve_aliases(r.event for r in rows if r.event.type in ALIAS_TYPES)
@@ -453,6 +506,7 @@ class SeriesFold:
         self._on_close = on_close
         self._closing: list[tuple[int, int, str | None]] = []  # heap of (end, order, name)
         self.aliases = dict(aliases)
+        self.revised = revised or {}
         self.books: dict[str | None, SessionBook] = {}
         self.hands: list[HandFacts] = []
         self.seated: dict[str | None, set[str]] = {}  # names at the table, before aliases
@@ -477,7 +531,10 @@ class SeriesFold:
             book.platform = True
         if hand.session is None and book.hand_count:
             _by_unit(book, hand)
-        _hand(book, hand)
+        revisions = self.revised.get(hand.hand, ()) if self.revised else ()
+        if revisions and self.aliases:
+            revisions = tuple(r.renamed(self.names) for r in revisions)
+        _hand(book, hand, revisions)
         if keep:
             self.hands.append(hand)
         self._close_through(hand.position)
@@ -556,6 +613,16 @@ def platform_nicknames(rows: Iterable[SessionRow], seated: Mapping[str | None, s
     return dict(kept)
 
 
+def _stood(pb: PlayerBook, position: int) -> tuple[int | None, Revision | None]:
+    """The stack ``pb`` has at ``position`` by his previous hand as it stood there (the first
+    of its revisions appended after ``position``: the hand before it), with what he bought
+    since; ``(None, None)`` when no revision of it came after (the books' own chain)."""
+    for revision, base in pb.stood:
+        if revision.position > position:
+            return (None if base is None else base + pb.bought), revision
+    return None, None
+
+
 def _session_event(book: SessionBook, e: Any, position: int, names: Names,
                    seq: int | None = None) -> None:
     t = e.type
@@ -579,9 +646,11 @@ def _session_event(book: SessionBook, e: Any, position: int, names: Names,
     elif t == "cash_out":
         pb = book.player(names(e.player), position)
         expected = (pb.stack if pb.seated else 0) if pb.known else None
-        book.cash_outs.append(CashOutCheck(pb.player, position, expected, e.chips, pb.seated))
+        stood, revision = _stood(pb, position) if pb.stood and pb.seated else (None, None)
+        book.cash_outs.append(CashOutCheck(pb.player, position, expected, e.chips, pb.seated,
+                                           stood, revision))
         pb.cash_out += e.chips
-        pb.stack, pb.known, pb.seated, pb.bought = 0, True, False, 0
+        pb.stack, pb.known, pb.seated, pb.bought, pb.stood = 0, True, False, 0, ()
         pb.cashed = (e.chips, seq)
     elif t == "payment":  # a side None: the house, who keeps the rake
         payer = None if e.payer is None else names(e.payer)
@@ -644,16 +713,47 @@ def _by_unit(book: SessionBook, h: HandFacts) -> None:
     sub.hands.clear()  # kept once, in ``book``
 
 
-def _hand(book: SessionBook, h: HandFacts) -> None:
+def _as_stood(revisions: tuple[Revision, ...], player: str, before: int | None,
+              bought: int) -> tuple[tuple[Revision, int | None], ...]:
+    """:attr:`PlayerBook.stood` of ``player`` after a hand of ``revisions``: per revision,
+    the stack the hand left him as it stood before it (``before``: his stack before the
+    hand, what a voided hand leaves him), less ``bought`` (what he had bought before it and
+    since his previous hand, which the books count on top)."""
+    out: list[tuple[Revision, int | None]] = []
+    for r in revisions:
+        b = r.before
+        if b.status == "voided":
+            after = before
+        elif b.paid is None or player not in b.starting:
+            after = None
+        else:
+            after = b.starting[player] + b.paid.get(player, 0) - b.contributions.get(player, 0)
+        out.append((r, None if after is None else after - bought))
+    return tuple(out)
+
+
+def _voided(players: dict[str, PlayerBook], h: HandFacts,
+            revisions: tuple[Revision, ...]) -> None:
+    """Fold the voided hand ``h``: it counts for nothing, its stacks too (README: net); its
+    players are in the book, and those of a hand voided after later events took its chips
+    as it stood (``revisions``) keep that too (:attr:`PlayerBook.stood`)."""
+    for p in h.starting:
+        pb = players.get(p)
+        if pb is None:
+            pb = players[p] = PlayerBook(p, h.position)
+        if revisions:
+            before = (pb.stack if pb.seated else 0) if pb.known else None
+            pb.stood = _as_stood(revisions, p, before, pb.bought)
+
+
+def _hand(book: SessionBook, h: HandFacts, revisions: tuple[Revision, ...] = ()) -> None:
     if not book.hand_count and book.opened is None and not book.changed:
         book.chip_value_minor, book.currency, book.decimals = h.unit
     book.hands.append(h)
     book.hand_count += 1
     players, position = book.players, h.position
     if h.status == "voided":  # counts for nothing, its stacks too (README: net)
-        for p in h.starting:
-            if p not in players:
-                players[p] = PlayerBook(p, position)
+        _voided(players, h, revisions)
         return
     starts = book.starts if book.followed else None
     paid, put_in, hand, ord_ = h.paid, h.contributions, h.hand, h.ord
@@ -670,7 +770,14 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
         if starts is not None:
             expected = (pb.stack if pb.seated else 0) if pb.known else None
             starts.append(StartCheck(hand, ord_, p, expected, start, pb.previous, pb.bought,
+                                     pb.cashed, *_stood(pb, position)) if pb.stood else
+                          StartCheck(hand, ord_, p, expected, start, pb.previous, pb.bought,
                                      pb.cashed))
+        if revisions:  # rare: a hand corrected after later events took its chips
+            pb.stood = _as_stood(revisions, p, (pb.stack if pb.seated else 0) if pb.known
+                                 else None, 0)
+        elif pb.stood:
+            pb.stood = ()
         net = nets.get(p, 0)
         if paid is None:
             pb.stack, pb.known = start, False

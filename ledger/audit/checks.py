@@ -33,8 +33,12 @@ The kinds (:data:`KINDS`, in rank order):
   session (RULES.md §7.1); per session, carried chips that the session's next hand does not
   bring in.
 * ``stack_continuity`` — a starting stack ≠ the stack after his previous hand plus the
-  buy-ins between (the first hand starts from the buy-in; sitting out keeps the stack).
-* ``session_balance`` — a cash-out ≠ the stack the hands leave him with; chips still on
+  buy-ins between (the first hand starts from the buy-in; sitting out keeps the stack),
+  nor the stack his previous hand left him as it stood when this hand was recorded, before
+  a correction or void of it appended since (the chips at the table are facts: such a start
+  stands as played, the difference is owed in money).
+* ``session_balance`` — a cash-out ≠ the stack the hands leave him with (nor, as for a
+  start, the stack his last hand left him as it stood then); chips still on
   the table when the session is closed; and in total, buy-ins ≠ cash-outs where no finding
   above explains the difference (e.g. behind a hand whose payouts are unknown).
 * ``settlement`` — once a session is closed and payments are recorded: payments ≠ what
@@ -285,10 +289,12 @@ def starting_stacks(book: SessionBook) -> list[Finding]:
     (his first hand: his buy-ins). Checked in opened sessions only. A first hand with no
     buy-in before it, of a player whose buy-ins are all recorded after it, says so: the books
     take chips in the order recorded (RULES.md §1.1), and a buy-in recorded after a hand never
-    funds it."""
+    funds it. A start that follows the previous hand as it stood when the later hand was
+    recorded, before a correction or void of it appended since, stands as played: no finding
+    (the difference is owed in money, :func:`replay.late_corrections.late_corrections`)."""
     out = []
     for s in book.starts:
-        if s.expected is None or s.expected == s.actual:
+        if s.expected is None or s.expected == s.actual or s.as_stood:
             continue
         if s.cashed is not None:
             basis = _since_cash_out(book.name, s)
@@ -334,14 +340,19 @@ def balance(book: SessionBook) -> list[Finding]:
         return []
     out = _cash_outs(book) + _left_on_table(book)
     if book.closed:
-        out.extend(_total(book, sum(d.diff for d in out)))
+        stood = sum(c.actual - c.expected for c in book.cash_outs
+                    if c.as_stood and c.expected is not None)
+        out.extend(_total(book, sum(d.diff for d in out) + stood))
     return out
 
 
 def _cash_outs(book: SessionBook) -> list[Finding]:
+    """A cash-out that is not the stack the hands leave; one that counts the stack his last
+    hand left him as it stood when the cash-out was recorded, before a correction or void of
+    that hand appended since, stands as recorded (the difference is owed in money)."""
     out = []
     for c in book.cash_outs:
-        if c.expected is None or c.expected == c.actual:
+        if c.expected is None or c.expected == c.actual or c.as_stood:
             continue
         have = (f"the hands leave {c.player} {c.expected}" if c.seated
                 else f"{c.player} has no chips at the table (no buy-in since the last "
@@ -603,10 +614,11 @@ REGISTRY: tuple[Check, ...] = ranked_checks([
           "chips carried out of a hand that the session's next hand does not bring in"),
     Check("stack_continuity", Scope.SESSION, 3, starting_stacks,
           "a starting stack differs from the stack after the player's previous hand plus the "
-          "buy-ins between"),
+          "buy-ins between, as corrected and as it stood when the hand was dealt"),
     Check("session_balance", Scope.SESSION, 4, balance,
-          "a cash-out differs from the stack the hands leave; chips left on a closed table; "
-          "buy-ins against cash-outs in total where no other finding explains it"),
+          "a cash-out differs from the stack the hands leave, as corrected and as they stood "
+          "when it was counted; chips left on a closed table; buy-ins against cash-outs in "
+          "total where no other finding explains it"),
     Check("settlement", Scope.SESSION, 5, payments_due,
           "a closed session's payments differ from what the nets call for (money, minor "
           "units; the house, who keeps the rake, is owed the rake: `player` NULL)"),

@@ -78,6 +78,12 @@ class Balances:
     #: Set by :func:`ledger.audit.settlement.settlement_by_session` only: the books it
     #: settles apart, each session and the hands of no session (when there are any).
     books_apart: int = 0
+    #: Set by :func:`replay.books.balances` only: each correction or void appended after later
+    #: events of its session took the hand's chips as it stood (dicts of
+    #: :meth:`replay.late_corrections.LateCorrection.as_json`, with ``note`` its words): the
+    #: nets go by the hand as corrected, the cash-outs by the chips as played, so net ≠
+    #: cash-out − buy-in by ``owed`` for those players.
+    corrected_late: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def mixed(self) -> bool:

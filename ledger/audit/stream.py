@@ -15,7 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import islice
 
-from ledger.audit.books import HandFacts, Series, SeriesFold, SessionBook, SessionRow
+from ledger.audit.books import (
+    HandFacts,
+    Revisions,
+    Series,
+    SeriesFold,
+    SessionBook,
+    SessionRow,
+)
 from ledger.audit.checks import SESSION_WIDE, STORED, Check, Finding, Scope
 
 
@@ -26,14 +33,16 @@ class StreamAudit:
     each session's last ledger position (rows and hands), so that a session is audited and
     its hands dropped as soon as it is complete (sessions without an end wait for
     :meth:`finish`); ``aliases``: the series' alias map when ``rows`` are only some sessions'
-    (a catch-up); ``checks``: the registry entries to run. Chips throughout, money in minor
-    units for ``settlement``.
+    (a catch-up); ``checks``: the registry entries to run; ``revised``: the hands corrected
+    after later events took their chips (:class:`ledger.audit.books.SeriesFold`'s). Chips
+    throughout, money in minor units for ``settlement``.
     """
 
     def __init__(self, rows: Iterable[SessionRow], ends: Mapping[str | None, int], *,
                  aliases: Mapping[str, str] | None = None,
-                 checks: Sequence[Check] = STORED) -> None:
-        self._fold = SeriesFold(rows, ends=ends, on_close=self._close, aliases=aliases)
+                 checks: Sequence[Check] = STORED, revised: Revisions | None = None) -> None:
+        self._fold = SeriesFold(rows, ends=ends, on_close=self._close, aliases=aliases,
+                                revised=revised)
         self._checks = {scope: [c for c in checks if c.scope is scope] for scope in Scope}
         self._hand_checks = [(c.run, c.rank) for c in self._checks[Scope.HAND]]
         self._found: list[tuple[int, int, int, Finding]] = []

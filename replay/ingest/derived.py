@@ -33,6 +33,7 @@ from ledger.model.errors import LedgerError
 from ledger.model.events import event_json
 from ledger.model.platform import from_platform
 from replay.fold import replay_events, replay_folded
+from replay.late_corrections import revisions
 from replay.replaying import unreplayable
 from replay.site_summary import site_summary
 from replay.tables import (
@@ -258,7 +259,7 @@ class ImportTables:
             names = resolve_aliases(r.event for r in session_rows(self.ledger,
                                                                   types=ALIAS_TYPES))
             audit = StreamAudit(iter_session_rows(self.ledger), session_ends(self.ledger),
-                                aliases=names)
+                                aliases=names, revised=revisions(self.ledger))
             self._kept.append((pickle.dumps(self._facts, _PROTOCOL), 0, 0))
             self._facts = []
             for blob, ords, offset in self._kept:

@@ -34,12 +34,15 @@ def _cash_out_checks(ledger: Any, session: str, hands: list[str] | None = None
     """``(ledger position, check)`` of every stored cash-out of ``session`` as the books fold
     it (:class:`ledger.audit.books.CashOutCheck`: amended entries as amended, retracted ones
     left out, voided hands counting for nothing, each name the player the series' aliases
-    say: :func:`replay.sessions.state.series_names`), the session's ``hands`` folded (None:
+    say: :func:`replay.sessions.state.series_names`; a cash-out that followed a hand as it
+    stood before a correction appended since stands: :func:`replay.late_corrections.revisions`),
+    the session's ``hands`` folded (None:
     all of them). Empty when one of them does not replay (the audit names it; nothing is said
     here)."""
     from ledger.audit.books import build_series, hand_facts
     from ledger.audit.load import session_rows
     from replay.fold import replay_events
+    from replay.late_corrections import revisions
     from replay.sessions.state import series_names
 
     facts = []
@@ -52,8 +55,8 @@ def _cash_out_checks(ledger: Any, session: str, hands: list[str] | None = None
             return []
         facts.append(hand_facts(replayed, ord=k, position=stored[0].position))
     aliases = series_names(ledger)  # an alias recorded in another session's stream too
-    book = build_series(session_rows(ledger, sessions=[session]), facts,
-                        aliases=aliases).sessions.get(session)
+    book = build_series(session_rows(ledger, sessions=[session]), facts, aliases=aliases,
+                        revised=revisions(ledger, [session])).sessions.get(session)
     if book is None or not book.followed:
         return []
     return [(c.position, c) for c in book.cash_outs]
@@ -139,7 +142,8 @@ def _off_count(ledger: Any, session: str, player: str, at: int | None = None
         c = checks[-1][1] if checks else None
     else:
         c = next((c for position, c in checks if position == at), None)
-    if c is None or c.expected is None or c.expected == c.actual or not c.seated:
+    if (c is None or c.expected is None or c.expected == c.actual or not c.seated
+            or c.as_stood):
         return None
     return hands or [], c
 
@@ -152,4 +156,5 @@ def over_cashed(ledger: Any, session: str) -> list[OverCashed]:
         [f"session:{session}"]))
     return [OverCashed(seqs[p], c.player, c.actual, c.expected)
             for p, c in _cash_out_checks(ledger, session)
-            if c.seated and c.expected is not None and c.actual > c.expected and p in seqs]
+            if c.seated and c.expected is not None and c.actual > c.expected and p in seqs
+            and not c.as_stood]

@@ -1,0 +1,186 @@
+"""A correction found after the chips moved on (README "A correction after the chips moved
+on"): the chips at the table are facts, and a correction appended later changes what is
+owed, not the chips later hands were played with.
+
+A correction or void of a hand appended after a later event of its session took the hand's
+chips (the session's next hand dealt, seating one of its players; a cash-out) leaves that
+event as recorded. The books (:class:`ledger.audit.books.SeriesFold`) take such a start or
+cash-out either by the hand as corrected or by the hand as it stood when the event was
+recorded (:attr:`ledger.audit.books.StartCheck.stood`): the audit's ``stack_continuity`` and
+``session_balance`` find neither. The nets go by the hand as corrected, so each player's
+difference (the corrected net less the net as it stood) is money that ``settle`` asks for;
+:func:`late_corrections` names each such correction, and ``audit``, ``settle`` and
+``balances`` say it in a note (:func:`late_lines`).
+
+:func:`revisions` reads what the books need of the ledger: for each hand corrected or voided
+after such a later event, the hand as it stood before each of its corrections and voids.
+Reads only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.audit.books import HandFacts, Revision, Revisions, hand_facts
+from ledger.model.errors import LedgerError
+
+#: The hands with a correction or void appended after a later event of their session that
+#: took their chips: the session's next hand dealt, or a cash-out, after the hand's start and
+#: before the correction (the first such event after each corrected hand's start, found by an
+#: as-of join: one pass, however many corrections a ledger holds).
+_LATE = """
+WITH f AS (SELECT stream, session, position FROM events
+           WHERE type IN ('correction', 'hand_voided') AND hand_id IS NOT NULL
+             AND session IS NOT NULL AND ($1 IS NULL OR list_contains($1, session))),
+     h AS (SELECT stream, session, position FROM events
+           WHERE seq = 1 AND stream IN (SELECT stream FROM f)),
+     d AS (SELECT session, position FROM events
+           WHERE type IN ('hand_started', 'cash_out') AND session IN (SELECT session FROM f)),
+     n AS (SELECT h.stream, d.position AS next FROM h
+           ASOF JOIN d ON d.session = h.session AND d.position > h.position)
+SELECT DISTINCT f.stream FROM f JOIN n ON n.stream = f.stream WHERE n.next < f.position
+ORDER BY f.stream
+"""
+
+
+def revisions(ledger: Any, sessions: Sequence[str] | None = None) -> Revisions:
+    """``{hand: revisions}`` (:class:`ledger.audit.books.Revision`, ledger order) of every
+    hand of ``sessions`` (None: of every session) that was corrected or voided after a later
+    event of its session took its chips: per correction or void of it, its facts as it stood
+    before that row (chips; a prefix the rules refuse: facts whose chips are unknown). Empty
+    for a ledger with none (every ledger before such a correction). Reads only."""
+    from replay.fold import replay_events
+
+    hands = [h for (h,) in ledger.connection.execute(
+        _LATE, [None if sessions is None else list(sessions)]).fetchall()]
+    out: dict[str, tuple[Revision, ...]] = {}
+    for hand in hands:
+        rows = ledger.read(hand)
+        events = [r.event for r in rows]
+        session = rows[0].event.session if rows[0].event.type == "hand_started" else None
+        found = []
+        for i, row in enumerate(rows):
+            if row.event.type not in ("correction", "hand_voided"):
+                continue
+            try:
+                before = hand_facts(replay_events(events[:i], session=session), ord=0,
+                                    position=rows[0].position, unit=events[0].unit)
+            except LedgerError as exc:
+                before = HandFacts(hand=hand, session=session, ord=0,
+                                   position=rows[0].position, game="?", status="unreplayable",
+                                   starting={}, contributions={}, paid=None, net={},
+                                   pot_out=None, error=str(exc))
+            found.append(Revision(row.position, row.seq, row.event.by, row.event.reason,
+                                  before))
+        if found:
+            out[hand] = tuple(found)
+    return out
+
+
+@dataclass(frozen=True)
+class LateCorrection:
+    """A correction or void (``seq`` of ``hand``, ``by``, ``reason``; ``voided``: the hand is
+    voided now) appended after later
+    events of ``session`` took the hand's chips as it stood (``after``: what they were, in
+    ledger order: ``hand X was dealt``, ``the cash-outs``), each of which stands as
+    recorded: ``owed`` per player, chips, the corrected net less the net as it stood, which
+    ``settle`` asks for in money."""
+
+    session: str
+    hand: str
+    seq: int
+    by: str
+    reason: str
+    after: tuple[str, ...]
+    owed: tuple[tuple[str, int], ...]
+    voided: bool = False
+
+    def words(self) -> str:
+        """``hand f2 corrected after the cash-outs (seq 21, by host: typo): Ann +100, Cy -100
+        chips owed in settle``."""
+        owed = ", ".join(f"{p} {n:+d}" for p, n in self.owed)
+        done = "voided" if self.voided else "corrected"
+        return (f"hand {self.hand} {done} after {' and '.join(self.after)} (seq {self.seq}, "
+                f"by {self.by}: {self.reason}): {owed} chips owed in settle")
+
+    def as_json(self) -> dict[str, Any]:
+        """``session``, ``hand``, ``seq``, ``by``, ``reason``, ``after`` (list), ``owed``
+        (``{player: chips}``), ``voided`` (the hand is voided now)."""
+        return {"session": self.session, "hand": self.hand, "seq": self.seq, "by": self.by,
+                "reason": self.reason, "after": list(self.after), "owed": dict(self.owed),
+                "voided": self.voided}
+
+
+def late_corrections(ledger: Any, session: str | None = None) -> list[LateCorrection]:
+    """Every correction or void of a hand of ``session`` (None: of every session) that a
+    later start or cash-out of its session followed as the hand stood before it
+    (:attr:`ledger.audit.books.StartCheck.as_stood`), in ledger order of the correction:
+    what it leaves owed (module doc). Only the sessions with such a hand are replayed; none
+    for a ledger without one. Reads only."""
+    late = revisions(ledger, None if session is None else [session])
+    if not late:
+        return []
+    sessions = dict.fromkeys(r.before.session for rs in late.values() for r in rs
+                             if r.before.session is not None)
+    out: list[tuple[int, LateCorrection]] = []
+    for name in sessions:
+        book = _book(ledger, name, late)
+        if book is not None:
+            out.extend(_of_book(name, book))
+    return [c for _, c in sorted(out, key=lambda item: item[0])]
+
+
+def _book(ledger: Any, session: str, late: Revisions) -> Any:
+    """The book of ``session`` folded as the audit folds it, ``late`` its revisions; None
+    when a hand of it does not replay (the audit names it)."""
+    from ledger.audit.books import build_series
+    from ledger.audit.load import session_rows
+    from replay.fold import replay_events
+    from replay.sessions.state import series_names
+
+    facts = []
+    for k, hand in enumerate(ledger.streams(kind="hand", session=session), 1):
+        stored = ledger.read(hand)
+        try:
+            replayed = replay_events([r.event for r in stored], session=session)
+        except LedgerError:
+            return None
+        facts.append(hand_facts(replayed, ord=k, position=stored[0].position,
+                                unit=stored[0].event.unit))
+    series = build_series(session_rows(ledger, sessions=[session]), facts,
+                          aliases=series_names(ledger), revised=late)
+    book = series.sessions.get(session)
+    return book if book is not None and book.followed else None
+
+
+def _of_book(session: str, book: Any) -> Iterable[tuple[int, LateCorrection]]:
+    """The :class:`LateCorrection` of each revision some start or cash-out of ``book``
+    followed as it stood, with its ledger position."""
+    found: dict[int, tuple[Revision, list[str], dict[str, int]]] = {}
+    events: list[tuple[int, str, Revision, str, int]] = []
+    position = {h.hand: h.position for h in book.hands}
+    voided = {h.hand for h in book.hands if h.status == "voided"}
+    for s in book.starts:
+        if s.as_stood and s.revision is not None:
+            events.append((position[s.hand], f"hand {s.hand} was dealt", s.revision, s.player,
+                           s.expected - s.actual))
+    for c in book.cash_outs:
+        if c.as_stood and c.revision is not None:
+            events.append((c.position, "the cash-outs", c.revision, c.player,
+                           c.expected - c.actual))
+    for _, what, revision, player, owed in sorted(events, key=lambda e: e[0]):
+        _, after, players = found.setdefault(revision.position, (revision, [], {}))
+        if what not in after:
+            after.append(what)
+        players[player] = players.get(player, 0) + owed
+    for at, (revision, after, players) in found.items():
+        yield at, LateCorrection(session, revision.before.hand, revision.seq, revision.by,
+                                 revision.reason, tuple(after), tuple(players.items()),
+                                 revision.before.hand in voided)
+
+
+def late_lines(corrections: Sequence[LateCorrection]) -> list[str]:
+    """A ``note:`` line per :class:`LateCorrection`, as ``audit`` and ``settle`` say it."""
+    return [f"note: {c.words()}" for c in corrections]
