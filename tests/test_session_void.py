@@ -526,7 +526,8 @@ def test_void_of_hands_of_a_session_and_of_none_appends_the_latest_first(user, f
     """h1 and h2 of fri with five-card-draw and plo-three-way of data/hands (no session),
     stored after them, in one write: each hand's void rows follow the last row of the one
     after it in the ledger (plo, draw, h2, h1), whichever reads the ledger for its checks;
-    the chain verifies, and h3, which h2 left on 102/98, is warned of once."""
+    the chain verifies, and h3, dealt on 102/98 as h2 left them, is said to stand as played,
+    the 2 chips owed in settle."""
     assert user("import", str(DATA / "hands"))[0] == 0
     draw, plo = "phh-90f35dda9542", "phh-e90348620d79"
     head = int(user("sql", "SELECT max(position) FROM events", "--csv")[1].split()[1])
@@ -541,10 +542,12 @@ def test_void_of_hands_of_a_session_and_of_none_appends_the_latest_first(user, f
         "Ann +6; by the rules: Bob +14, Cy -20, Ann +6",
         f"voided hand {plo}: returned Ona 460, Pia 180, Quin 460; change in net: Ona +460, "
         "Pia +180, Quin -640; by the rules: Ona +460, Pia +180, Quin -640",
-        "  warning: hand h3 starts Ann with 102, the corrected final stack is 100 (was 102)",
-        "  warning: hand h3 starts Bob with 98, the corrected final stack is 100 (was 98)",
-        "    to follow it: `handledger correct h3 --replace 1 JSON --reason … --by …`, JSON "
-        "the \"event\" of `handledger export h3`'s first line with Ann 100, Bob 100"]
+        "  warning: hand h3 started Ann with 102, on hand h2 as it stood (the books had Ann 102 "
+        "there); now they have Ann 100: Ann -2 chips in settle, and hand h3 stands as played "
+        "(the chips at the table are facts)",
+        "  warning: hand h3 started Bob with 98, on hand h2 as it stood (the books had Bob 98 "
+        "there); now they have Bob 100: Bob +2 chips in settle, and hand h3 stands as played "
+        "(the chips at the table are facts)"]
     rows = user("sql", f"SELECT stream, seq, type FROM events WHERE position > {head}"
                 " ORDER BY position", "--csv")[1].splitlines()
     assert rows == ["stream,seq,type", f"{plo},27,correction", f"{plo},28,hand_voided",
