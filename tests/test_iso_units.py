@@ -102,8 +102,8 @@ def test_no_such_currency_or_finer_than_its_minor_unit_is_refused(tmp_path: Path
     jpy = _edited(tmp_path, "currency = 'USD'", "currency = 'JPY'", "j.phh")
     jpy.write_text(jpy.read_text().replace("1125600,", "1125600.5,"))
     code, _, err = one_shot(db, "import", str(jpy))
-    assert (code, err) == (2, f"error: {jpy}:12, hand phh-2bd2111d82ef: amounts written with 1 "
-                              "decimal place(s) are "
+    assert (code, err) == (2, f"error: {jpy}:6, hand phh-2bd2111d82ef: starting_stacks "
+                              "1125600.5: amounts written with 1 decimal place(s) are "
                               "finer than JPY's minor unit (0 decimal place(s), ISO 4217): no "
                               "whole amount of its money\n")
     assert not db.exists()  # nothing written: no ledger made
@@ -149,6 +149,11 @@ def test_zeros_written_below_the_minor_unit_are_the_minor_unit(tmp_path: Path) -
     cent = tmp_path / "cent.phh"
     cent.write_text(text.replace("553500]", "553500.005]"))
     code, _, err = one_shot(tmp_path / "c.duckdb", "import", str(cent))
-    assert (code, err[err.index(": amounts"):]) == (
-        2, ": amounts written with 3 decimal place(s) are finer than USD's minor unit (2 "
-        "decimal place(s), ISO 4217): no whole amount of its money\n")
+    line = 1 + text[:text.index("starting_stacks")].count("\n")  # the amount's line
+    assert (code, err[err.index(": starting"):], err[:len(f"error: {cent}:{line}, hand ")]) == (
+        2, ": starting_stacks 553500.005: amounts written with 3 decimal place(s) are finer than "
+        "USD's minor unit (2 decimal place(s), ISO 4217): no whole amount of its money\n",
+        f"error: {cent}:{line}, hand ")
+    many = tmp_path / "many.phh"  # zeros alone, past the six places any amount may have
+    many.write_text(text.replace("553500]", "553500.0000000]"))
+    assert one_shot(tmp_path / "m.duckdb", "import", str(many))[0] == 0

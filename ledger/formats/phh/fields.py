@@ -138,12 +138,31 @@ def hand_decimals(raw: RawHand, actions: list[PhhAction], *,
                 found = max(found, places(to_decimal(parts[2])))
             except MalformedInput as exc:
                 raise raw.error(exc.message, line=action.line, action=action.text) from exc
-    if found > MAX_DECIMALS:
-        raise raw.error(f"amounts have {found} decimal places (at most {MAX_DECIMALS})")
     if (money_places is not None and found > money_places
             and _significant(raw, actions) <= money_places):
         return money_places
+    if found > MAX_DECIMALS:
+        raise raw.error(f"amounts have {found} decimal places (at most {MAX_DECIMALS})")
     return found
+
+
+def finer_amount(raw: RawHand, actions: list[PhhAction], places_at_most: int
+                 ) -> tuple[str, str | None, PhhAction | None]:
+    """The first amount of the hand, in the file's order of keys then actions, that needs more
+    than ``places_at_most`` decimal places (trailing zeros dropped): ``(amount as written, its
+    key or None, its action or None)``; ``("", None, None)`` when none does. What a refusal of
+    amounts finer than a currency's minor unit names (FORMATS.md §1)."""
+    for key in (*LIST_AMOUNTS, *SCALAR_AMOUNTS):
+        for item in _items(raw.table.get(key)):
+            if (type(item) is not int
+                    and places(_number(raw, item, key).normalize()) > places_at_most):
+                return str(item), key, None
+    for action in actions:
+        parts = action.text.split()
+        if (len(parts) >= 3 and parts[1] == "cbr"
+                and places(to_decimal(parts[2]).normalize()) > places_at_most):
+            return parts[2], None, action
+    return "", None, None
 
 
 def _significant(raw: RawHand, actions: list[PhhAction]) -> int:

@@ -23,6 +23,7 @@ from ledger.formats.phh.fields import (
     RawHand,
     check_rake,
     check_required,
+    finer_amount,
     hand_decimals,
     parse_actions,
     parse_amounts,
@@ -130,7 +131,7 @@ def build_hand(raw: RawHand) -> PhhHand:
     refusal = _refusal(table, the_game, problem)
     if refusal is not None:  # a hand without an id of its own: the one its content gives
         raw.label = hand_id
-        raise raw.error(*refusal)
+        raise _refused(raw, actions, refusal, problem, decimals)
     source_key = hashlib.sha256(normalise(raw.text).encode()).hexdigest()
     source = {"file": raw.file, "section": raw.section, "line": raw.line,
               "source_key": source_key, **meta}
@@ -162,6 +163,20 @@ def _money_places(table: dict) -> int | None:
     (which :func:`ledger.model.money.unit_problem` refuses by name)."""
     currency = table.get("currency", table.get("currency_symbol"))
     return minor_units(currency_code(currency)) if isinstance(currency, str) else None
+
+
+def _refused(raw: RawHand, actions: list, refusal: tuple[str, str], problem: str | None,
+             decimals: int) -> MalformedInput:
+    """The error of a ``refusal`` (:func:`_refusal`); amounts finer than the currency's minor
+    unit are named by the first such amount, at its line (its key's or its action's)."""
+    places_at_most = _money_places(raw.table)
+    if problem is not None and places_at_most is not None and decimals > places_at_most:
+        amount, key, action = finer_amount(raw, actions, places_at_most)
+        if amount:
+            return raw.error(f"{key or 'bet'} {amount}: {problem}", key,
+                             line=action.line if action else None,
+                             action=action.text if action else None)
+    return raw.error(*refusal)
 
 
 def _refusal(table: dict, the_game: Game, problem: str | None) -> tuple[str, str] | None:
