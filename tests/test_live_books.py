@@ -237,7 +237,8 @@ def test_a_rebuy_forgotten_at_the_table_is_recorded_before_its_hand(night: Path,
 
 def test_a_rebuy_before_a_hand_names_a_hand_of_its_session(night: Path, tmp_path: Path) -> None:
     """`--before` names a hand of the buy-in's session: one the ledger does not hold, one of
-    session t and one of no session are each refused in one line, nothing written."""
+    session t and one of no session are each refused in one line, nothing written; so is
+    `--closed` on session s, which is open."""
     db = copy_ledger(night, tmp_path / "t.duckdb")
     open_s(db, "t", "Ann", "Bob")
     assert run(db, "hand", "start", "--hand", "t1", *SEATS[2:], "--session", "t", "--seats",
@@ -255,6 +256,9 @@ def test_a_rebuy_before_a_hand_names_a_hand_of_its_session(night: Path, tmp_path
     assert refused(run(db, "buyin", "s", "Bob", "100", "--closed")) == (
         "error: buyin s Bob --closed: --closed goes with --before HAND (a buy-in made before a "
         "hand of the closed session); nothing written")
+    assert refused(run(db, "buyin", "s", "Bob", "100", "--before", "x1", "--closed")) == (
+        "error: buyin s Bob --before x1 --closed: session s is open: --closed is for a closed "
+        "session's books; nothing written (leave out --closed)")
     assert rows(db) == before
 
 

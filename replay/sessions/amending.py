@@ -380,7 +380,8 @@ def _amended_chips(ledger: Any, session: str, state: SessionState, seq: int, chi
     (:func:`cash_outs_covered`) and the first hand that seats its player after it with no
     chips nobody bought (:func:`replay.sessions.seated_chips.seated_with_bought`), a buy-in
     of a player in a hand in play is not amended by the command (``place`` None:
-    :func:`replay.sessions.seated_chips.amended_between_hands`), and either stays within the
+    :func:`replay.sessions.seated_chips.amended_between_hands`) unless it was made before a
+    hand (``buyin --before HAND``, which ``buyin`` takes then too), and either stays within the
     ledger's bound (:func:`replay.sessions.amounts.bounded`). ``where``: ``"entry amend fri 4
     (buy-in of Ann)"``.
 
@@ -397,5 +398,8 @@ def _amended_chips(ledger: Any, session: str, state: SessionState, seq: int, chi
         cash_outs_covered(ledger, session, state, was - chips, f"{where}: {chips} chips",
                           place=place)
         seated_with_bought(ledger, session, state, seq, chips, where, place=place)
-    if entry.type == "buy_in" and place is None:  # not under a hand in play, as `buyin`
+    made_before = getattr(state.amended.get(seq, entry), "before", None)
+    if entry.type == "buy_in" and place is None and made_before is None:
+        # not under a hand in play, as `buyin`; one made before a hand (`buyin --before`,
+        # taken while a hand is in play) is amended as it was recorded
         amended_between_hands(ledger, session, entry.player, chips, where)

@@ -51,8 +51,9 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
         NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
             the session that is still open (:func:`_between_hands`; not with ``before``),
             a rebuy or top-up is given for a player with no buy-in there yet, ``before``
-            names no hand of the session (:func:`hand_of_session`), or the session is closed
-            and ``before`` given without ``closed``.
+            names no hand of the session (:func:`hand_of_session`), the session is closed
+            and ``before`` given without ``closed``, or ``closed`` given and the session
+            is open.
     """
     check_name(player)
     if closed and before is None:
@@ -63,6 +64,10 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
         prove_before_writing(ledger)
     names = series_names(ledger)  # an alias is his player's name here, as in the audit
     state = open_state(ledger, session, players=names, allow_closed=True)
+    if closed and not state.closed:
+        raise LedgerError(f"buyin {session} {player} --before {before} --closed: session "
+                          f"{session} is open: --closed is for a closed session's books; "
+                          "nothing written (leave out --closed)")
     if state.closed and before is None:
         raise LedgerError(
             f"session {session!r} is closed: it takes no more hands or buy-ins (one made before "
