@@ -233,12 +233,14 @@ class Settled(NamedTuple):
     ``books`` they settle, in one unit; or, when the hands read count money of more than one
     unit and no session was named, ``books`` None and ``blocks``, each session settled in its
     own unit (:data:`settlement.SessionBlock`), with ``loose`` the hands of no session, which
-    are settled in none."""
+    are settled in none. ``waiting``: the sessions left unsettled, a hand of each still in
+    progress (:func:`settlement.waiting_sessions`; only when no session was named)."""
 
     transfers: list[settlement.SessionTransfer]
     books: player_balances.Balances | None
     blocks: list[settlement.SessionBlock] = []
     loose: int = 0
+    waiting: list[dict[str, Any]] = []
 
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
@@ -249,24 +251,31 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     own players (:func:`settlement.settlement_by_session`: a payment settles a session), in
     one money; where the hands read count money of different currencies or decimals, each
     session in its own (:func:`settlement.settlement_each`, :class:`Settled`'s ``blocks``:
-    README "settle"); a line to ``unbalanced`` per session whose chips do not follow its books
-    (cash-outs, stacks: :func:`_unbalanced_lines`), said once the ledger is closed;
+    README "settle"), a session with a hand still in progress left out and named in
+    :class:`Settled`'s ``waiting``; a line to ``unbalanced`` per session whose chips do not
+    follow its books (cash-outs, stacks: :func:`_unbalanced_lines`), said once the ledger is
+    closed;
     ``opened`` as :func:`fresh_books`'.
 
     Raises:
         LedgerError: the nets do not sum to zero (chips carried to a next hand that no hand
-            took: naming the hand and the chips, :func:`_no_chips_left_to_none`); NotFound:
-            no such session.
+            took: naming the hand and the chips, :func:`_no_chips_left_to_none`), a hand
+            of ``session`` (or of no session) is still in progress; NotFound: no such
+            session.
     """
     blocks: list[settlement.SessionBlock] = []
     loose = 0
+    waiting: list[dict[str, Any]] = []
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         _no_chips_left_to_none(ledger, session)
+        if session is None:
+            waiting = settlement.waiting_sessions(ledger.connection)
+        apart = frozenset(w["session"] for w in waiting)
         if session is None and settlement.units_differ(ledger.connection):
-            blocks, loose = settlement.settlement_each(ledger.connection)
+            blocks, loose = settlement.settlement_each(ledger.connection, apart)
             settled: tuple[list[Any], Any] = ([], None)
         elif session is None:
-            settled = settlement.settlement_by_session(ledger.connection)
+            settled = settlement.settlement_by_session(ledger.connection, apart)
         else:
             found, books = settlement.settlement(ledger.connection, session)
             settled = [(session, a, b, n) for a, b, n in found], books
@@ -277,7 +286,7 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
             "SELECT session FROM session_book WHERE closed").fetchall()} if found else set()
     for line in _unbalanced_lines(found, closed):
         unbalanced(line)
-    return Settled(*settled, blocks, loose)
+    return Settled(*settled, blocks, loose, waiting)
 
 
 def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:
