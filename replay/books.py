@@ -317,25 +317,47 @@ def _unbalanced_lines(findings: list[Any], closed: set[str] | frozenset[str] = f
     """A note per session whose chips do not follow its books (the audit's
     ``session_balance`` and ``stack_continuity`` findings): cash-outs that are not the chips
     its hands leave, a hand started with a stack the previous one did not leave (a rebuy not
-    recorded). Settle goes by the hands' nets (README, "Net has one meaning everywhere"), so
-    what it asks for may not be what the players put on the table. ``closed``: the sessions
+    recorded, or a buy-in recorded wrong: :func:`_stack_fixes`). Settle goes by the hands'
+    nets (README, "Net has one meaning everywhere"), so what it asks for may not be what the
+    players put on the table. ``closed``: the sessions
     closed, whose missing rebuy the command takes with ``--closed``."""
     what = {"session_balance": ("cash-outs differ from the chips its hands leave",
                                 "a cash-out counted wrong: `handledger entry amend`; a hand "
                                 "not recorded: record it"),
-            "stack_continuity": ("hands start with stacks its books did not leave",
-                                 "a rebuy not recorded before the hand: `handledger "
-                                 "buyin {name} PLAYER CHIPS --before HAND{flag}` counts it "
-                                 "before that hand; or a stack typed wrong: its start "
-                                 "replaced, `handledger correct HAND --replace 1 …`")}
-    grouped: dict[tuple[str, str], list[str]] = {}
+            "stack_continuity": ("hands start with stacks its books did not leave", "")}
+    grouped: dict[tuple[str, str], list[int]] = {}
+    names: dict[tuple[str, str], list[str]] = {}
     for f in findings:
-        grouped.setdefault((f.session, f.kind), []).append(
-            f"{f.player} {f.actual - f.expected:+d}")
-    return [f"note: session {name}: {what[kind][0]} ({', '.join(moves)} chips); settle goes "
-            f"by the hands: `handledger audit --session {name}` names each "
-            f"({what[kind][1].format(name=name, flag=' --closed' if name in closed else '')})"
-            for (name, kind), moves in grouped.items()]
+        grouped.setdefault((f.session, f.kind), []).append(f.actual - f.expected)
+        names.setdefault((f.session, f.kind), []).append(f"{f.player} {f.actual - f.expected:+d}")
+    out = []
+    for (name, kind), diffs in grouped.items():
+        flag = " --closed" if name in closed else ""
+        fix = (what[kind][1] if kind != "stack_continuity" else
+               _stack_fixes(name, flag, any(d > 0 for d in diffs), any(d < 0 for d in diffs)))
+        out.append(f"note: session {name}: {what[kind][0]} ({', '.join(names[name, kind])} "
+                   f"chips); settle goes by the hands: `handledger audit --session {name}` "
+                   f"names each ({fix})")
+    return out
+
+
+def _stack_fixes(name: str, flag: str, plus: bool, minus: bool) -> str:
+    """What clears a hand of session ``name`` that starts a player with a stack its books did
+    not leave: more chips than the books give him (``plus``), a rebuy not recorded before the
+    hand (``buyin --before HAND``); fewer (``minus``), a buy-in the books hold wrong, too
+    many chips or entered twice (``entry amend`` / ``entry retract``), which a rebuy would
+    only make worse; either, a stack typed wrong (the hand's start corrected). ``flag``:
+    `` --closed`` for a closed session."""
+    rebuy = (f"a rebuy not recorded before the hand: `handledger buyin {name} PLAYER CHIPS "
+             f"--before HAND{flag}` counts it before that hand")
+    wrong = (f"a buy-in recorded wrong (too many chips, or entered twice): `handledger entry "
+             f"amend {name} SEQ CHIPS --reason … --by …{flag}` or `handledger entry retract "
+             f"{name} SEQ --reason … --by …{flag}` (`handledger history --session {name}` "
+             "lists the entries)")
+    typed = "or a stack typed wrong: its start replaced, `handledger correct HAND --replace 1 …`"
+    if plus and minus:
+        return f"a plus: {rebuy}; a minus: {wrong}; {typed}"
+    return f"{rebuy if plus else wrong}; {typed}"
 
 
 def chart_rows(path: str, *, money: bool, session: str | None = None,
