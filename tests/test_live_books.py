@@ -395,6 +395,21 @@ def test_a_stack_short_of_the_books_names_the_buy_in_not_a_rebuy(night: Path,
         "Bob pays Ann 99 chips\n1 transfer(s) settle 2 player(s)\n", "")
 
 
+def test_a_buy_in_kept_before_its_hand_lets_the_first_be_retracted(night: Path,
+                                                                    tmp_path: Path) -> None:
+    """Bob's buy-in of 100 (entry 3) bought x1's stack; recorded again as made before x1
+    (entry 4, `--before x1`), the books give him 200 there. Retracting entry 3 leaves entry
+    4, which counts before x1, buying the 100 x1 seats him with: it goes in, not refused as
+    all Bob bought before x1, and the audit's stack continuity is clean."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert run(db, "buyin", "s", "Bob", "100", "--before", "x1").exit_code == 0
+    retracted = run(db, "entry", "retract", "s", "3", "--reason", "entered twice", "--by", "h")
+    assert (retracted.exit_code, retracted.stdout, retracted.stderr) == (
+        0, "s: entry 3 (buy_in) retracted\n", "")
+    assert [ln.split(":")[0] for ln in run(db, "audit", "--session", "s").stdout.splitlines()
+            if ln.startswith("stack_continuity")] == []
+
+
 def test_a_rebuy_recorded_after_its_hand_is_put_right_before_it(night: Path,
                                                                 tmp_path: Path) -> None:
     """As reported: x2 seats Bob with a rebuy of 100 nobody recorded (Ann folds: Ann 199, Bob

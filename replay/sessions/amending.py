@@ -318,9 +318,11 @@ def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int
     counted though voided, whose void an ``undo`` would take back), are recorded after it (a
     buy-in counts for the hands after it only, as the audit's stack continuity reads the
     books) and come before every other buy-in of his there in force in ``state`` (a rebuy
-    recorded after a hand bought nothing it played with). ``place``: a file's row
-    (:class:`replay.sessions.state.Place`), stored with the rest of its file: the hands
-    stored before it count, and those after it in the file up to his next buy-in there.
+    recorded after a hand bought nothing it played with; one recorded as made before a
+    hand, ``buyin --before HAND``, counts at its place, :mod:`ledger.audit.placing`).
+    ``place``: a file's row (:class:`replay.sessions.state.Place`), stored with the rest of
+    its file: the hands stored before it count, and those after it in the file up to his
+    next buy-in there.
     """
     from replay.fold import fold_stream
 
@@ -335,10 +337,8 @@ def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int
             "SELECT hand_id FROM events WHERE list_contains($1, hand_id) GROUP BY hand_id"
             " HAVING min(position) > $2", [[h for h, *_ in found], at])}
         found = [f for f in found if f[0] in after]
-    if others and found:  # a hand counts the buy-ins recorded before it only
-        (first,), = ledger.query(
-            "SELECT min(position) FROM events WHERE stream = $1 AND list_contains($2, seq)",
-            [f"session:{session}", others])
+    if others and found:  # a hand counts the buy-ins before it only, each at its place
+        first = min(entry_place(ledger, session, s) for s in others)  # (`--before HAND`)
         before = {h for (h,) in ledger.query(
             "SELECT hand_id FROM events WHERE list_contains($1, hand_id) GROUP BY hand_id"
             " HAVING min(position) < $2", [[h for h, *_ in found], first])}
