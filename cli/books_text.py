@@ -258,6 +258,21 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
     return "\n".join(lines)
 
 
+def waiting_lines(waiting: list[dict[str, Any]]) -> list[str]:
+    """A line per session ``settle`` left unsettled (``{"session", "hand", "in_progress"}``:
+    :func:`ledger.audit.settlement.waiting_sessions`), naming its first hand still in
+    progress: ``session s: not settled yet: hand h1 is still in progress (not ended): …``."""
+    out = []
+    for w in waiting:
+        more = w["in_progress"] - 1
+        out.append(f"session {w['session']}: not settled yet: hand {w['hand']} is still in "
+                   "progress (not ended)"
+                   + (f" (and {more} more hand{'s' if more > 1 else ''})" if more else "")
+                   + f": its pot is paid when it ends (`handledger act {w['hand']} end`) or "
+                   "is voided; then run `handledger settle` again")
+    return out
+
+
 def settle_each_text(blocks: list[tuple[str, list[Any], Any]], loose: int) -> str:
     """``settle`` of a ledger whose sessions count money of different units: a block per
     session, under ``session s01:``, each in its own unit as ``settle --session`` gives it

@@ -125,7 +125,9 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
                    'house, who keeps the rake; "session" the session whose books it settles, '
                    'null for hands of no session); where the sessions count money of '
                    'different units, {"sessions": [{"session", and that object in its '
-                   'unit}], "hands_of_no_session_unsettled"} (a count of hands)')
+                   'unit}], "hands_of_no_session_unsettled"} (a count of hands); either with '
+                   '"not_settled": [{"session", "hand", "in_progress"}] when a session has a '
+                   'hand still in progress (the first such hand, how many))')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value), each
@@ -139,8 +141,10 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     rake the table took is owed to the house (whoever keeps it), one more creditor: `pay
     SESSION PLAYER rake AMOUNT` records a payment to it. Where the sessions count money of
     different currencies or decimals, each session is settled in its own, a block each, and
-    hands of no session are said not settled. Refused while a hand read is still in progress
-    (its pot is paid when it ends), and when the nets do not sum to minus the rake."""
+    hands of no session are said not settled. A session with a hand still in progress is
+    not settled yet (its pot is paid when it ends): without --session the others are, and a
+    line names it and its hand (exit 0); with --session of it, or a hand of no session in
+    progress, refused; refused too when the nets do not sum to minus the rake."""
     from replay.books import settle as settle_up
 
     noted: list[str] = []
@@ -149,20 +153,31 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
                             lambda line: render.note(obj.names()(line))),
                         progress=render.no_progress if as_json else render.progress)
     names = obj.names()
+    waiting = ({"not_settled": [dict(w) for w in settled.waiting]} if settled.waiting
+               else {})
     if as_json and settled.books is None:
         click.echo(json.dumps({"sessions": [
             {"session": name, **_settle_json(names, [(name, *t) for t in transfers], books)}
             for name, transfers, books in settled.blocks],
-            "hands_of_no_session_unsettled": settled.loose}))
+            "hands_of_no_session_unsettled": settled.loose} | waiting))
     elif as_json:
-        click.echo(json.dumps(_settle_json(names, settled.transfers, settled.books)))
+        click.echo(json.dumps(_settle_json(names, settled.transfers, settled.books)
+                              | waiting))
     elif settled.books is None:
         click.echo(names(books_text.settle_each_text(settled.blocks, settled.loose)))
+        _waiting(settled.waiting)
         _unchecked(noted)
     else:
         click.echo(names(books_text.settle_text(settled.transfers, settled.books,
                                                 session_name)))
+        _waiting(settled.waiting)
         _unchecked(noted)
+
+
+def _waiting(waiting: list[dict[str, Any]]) -> None:
+    """The line of each session ``settle`` left unsettled, a hand of it still in progress."""
+    for line in books_text.waiting_lines(waiting):
+        click.echo(line)
 
 
 def _settle_json(names: Any, transfers: list[Any], books: Any) -> dict[str, Any]:

@@ -245,7 +245,7 @@ def _missing_checkpoint(s: dict, db: str) -> str:
                    "the table): the books count it just before HAND starts.")
 @click.option("--closed", is_flag=True,
               help="With --before: record it though SESSION is closed (its books were "
-                   "settled up at the close).")
+                   "settled up at the close); refused on an open session.")
 @click.pass_obj
 def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | None,
           before: str | None, closed: bool) -> None:

@@ -264,12 +264,14 @@ class Settled(NamedTuple):
     ``books`` they settle, in one unit; or, when the hands read count money of more than one
     unit and no session was named, ``books`` None and ``blocks``, each session settled in its
     own unit (:data:`settlement.SessionBlock`), with ``loose`` the hands of no session, which
-    are settled in none."""
+    are settled in none. ``waiting``: the sessions left unsettled, a hand of each still in
+    progress (:func:`settlement.waiting_sessions`; only when no session was named)."""
 
     transfers: list[settlement.SessionTransfer]
     books: player_balances.Balances | None
     blocks: list[settlement.SessionBlock] = []
     loose: int = 0
+    waiting: list[dict[str, Any]] = []
 
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
@@ -280,28 +282,34 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     own players (:func:`settlement.settlement_by_session`: a payment settles a session), in
     one money; where the hands read count money of different currencies or decimals, each
     session in its own (:func:`settlement.settlement_each`, :class:`Settled`'s ``blocks``:
-    README "settle"); a line to ``unbalanced`` per session whose chips do not follow its books
-    (cash-outs, stacks: :func:`_unbalanced_lines`), and one per correction appended after later
-    events took the hand's chips as it stood, with the chips it leaves owed
-    (:func:`replay.late_corrections.late_lines`), said once the ledger is closed; ``opened``
-    as :func:`fresh_books`'.
+    README "settle"), a session with a hand still in progress left out and named in
+    :class:`Settled`'s ``waiting``; a line to ``unbalanced`` per session whose chips do not
+    follow its books (cash-outs, stacks: :func:`_unbalanced_lines`), and one per correction
+    appended after later events took the hand's chips as it stood, with the chips it leaves
+    owed (:func:`replay.late_corrections.late_lines`), said once the ledger is closed;
+    ``opened`` as :func:`fresh_books`'.
 
     Raises:
         LedgerError: the nets do not sum to zero (chips carried to a next hand that no hand
-            took: naming the hand and the chips, :func:`_no_chips_left_to_none`); NotFound:
-            no such session.
+            took: naming the hand and the chips, :func:`_no_chips_left_to_none`), a hand
+            of ``session`` (or of no session) is still in progress; NotFound: no such
+            session.
     """
     from replay.late_corrections import late_corrections, late_lines
 
     blocks: list[settlement.SessionBlock] = []
     loose = 0
+    waiting: list[dict[str, Any]] = []
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         _no_chips_left_to_none(ledger, session)
+        if session is None:
+            waiting = settlement.waiting_sessions(ledger.connection)
+        apart = frozenset(w["session"] for w in waiting)
         if session is None and settlement.units_differ(ledger.connection):
-            blocks, loose = settlement.settlement_each(ledger.connection)
+            blocks, loose = settlement.settlement_each(ledger.connection, apart)
             settled: tuple[list[Any], Any] = ([], None)
         elif session is None:
-            settled = settlement.settlement_by_session(ledger.connection)
+            settled = settlement.settlement_by_session(ledger.connection, apart)
         else:
             found, books = settlement.settlement(ledger.connection, session)
             settled = [(session, a, b, n) for a, b, n in found], books
@@ -313,7 +321,7 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
         late = late_corrections(ledger, session)
     for line in [*_unbalanced_lines(found, closed), *late_lines(late)]:
         unbalanced(line)
-    return Settled(*settled, blocks, loose)
+    return Settled(*settled, blocks, loose, waiting)
 
 
 def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:
@@ -344,25 +352,47 @@ def _unbalanced_lines(findings: list[Any], closed: set[str] | frozenset[str] = f
     """A note per session whose chips do not follow its books (the audit's
     ``session_balance`` and ``stack_continuity`` findings): cash-outs that are not the chips
     its hands leave, a hand started with a stack the previous one did not leave (a rebuy not
-    recorded). Settle goes by the hands' nets (README, "Net has one meaning everywhere"), so
-    what it asks for may not be what the players put on the table. ``closed``: the sessions
+    recorded, or a buy-in recorded wrong: :func:`_stack_fixes`). Settle goes by the hands'
+    nets (README, "Net has one meaning everywhere"), so what it asks for may not be what the
+    players put on the table. ``closed``: the sessions
     closed, whose missing rebuy the command takes with ``--closed``."""
     what = {"session_balance": ("cash-outs differ from the chips its hands leave",
                                 "a cash-out counted wrong: `handledger entry amend`; a hand "
                                 "not recorded: record it"),
-            "stack_continuity": ("hands start with stacks its books did not leave",
-                                 "a rebuy not recorded before the hand: `handledger "
-                                 "buyin {name} PLAYER CHIPS --before HAND{flag}` counts it "
-                                 "before that hand; or a stack typed wrong: its start "
-                                 "replaced, `handledger correct HAND --replace 1 …`")}
-    grouped: dict[tuple[str, str], list[str]] = {}
+            "stack_continuity": ("hands start with stacks its books did not leave", "")}
+    grouped: dict[tuple[str, str], list[int]] = {}
+    names: dict[tuple[str, str], list[str]] = {}
     for f in findings:
-        grouped.setdefault((f.session, f.kind), []).append(
-            f"{f.player} {f.actual - f.expected:+d}")
-    return [f"note: session {name}: {what[kind][0]} ({', '.join(moves)} chips); settle goes "
-            f"by the hands: `handledger audit --session {name}` names each "
-            f"({what[kind][1].format(name=name, flag=' --closed' if name in closed else '')})"
-            for (name, kind), moves in grouped.items()]
+        grouped.setdefault((f.session, f.kind), []).append(f.actual - f.expected)
+        names.setdefault((f.session, f.kind), []).append(f"{f.player} {f.actual - f.expected:+d}")
+    out = []
+    for (name, kind), diffs in grouped.items():
+        flag = " --closed" if name in closed else ""
+        fix = (what[kind][1] if kind != "stack_continuity" else
+               _stack_fixes(name, flag, any(d > 0 for d in diffs), any(d < 0 for d in diffs)))
+        out.append(f"note: session {name}: {what[kind][0]} ({', '.join(names[name, kind])} "
+                   f"chips); settle goes by the hands: `handledger audit --session {name}` "
+                   f"names each ({fix})")
+    return out
+
+
+def _stack_fixes(name: str, flag: str, plus: bool, minus: bool) -> str:
+    """What clears a hand of session ``name`` that starts a player with a stack its books did
+    not leave: more chips than the books give him (``plus``), a rebuy not recorded before the
+    hand (``buyin --before HAND``); fewer (``minus``), a buy-in the books hold wrong, too
+    many chips or entered twice (``entry amend`` / ``entry retract``), which a rebuy would
+    only make worse; either, a stack typed wrong (the hand's start corrected). ``flag``:
+    `` --closed`` for a closed session."""
+    rebuy = (f"a rebuy not recorded before the hand: `handledger buyin {name} PLAYER CHIPS "
+             f"--before HAND{flag}` counts it before that hand")
+    wrong = (f"a buy-in recorded wrong (too many chips, or entered twice): `handledger entry "
+             f"amend {name} SEQ CHIPS --reason … --by …{flag}` or `handledger entry retract "
+             f"{name} SEQ --reason … --by …{flag}` (`handledger history --session {name}` "
+             "lists the entries)")
+    typed = "or a stack typed wrong: its start replaced, `handledger correct HAND --replace 1 …`"
+    if plus and minus:
+        return f"a plus: {rebuy}; a minus: {wrong}; {typed}"
+    return f"{rebuy if plus else wrong}; {typed}"
 
 
 def chart_rows(path: str, *, money: bool, session: str | None = None,

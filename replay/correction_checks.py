@@ -129,7 +129,9 @@ def passed_on_reach(ledger: Any, hand: str, session: str | None, voided: HandRep
 def no_entries_since(ledger: Any, session: str, hand: HandReplay, position: int) -> None:
     """Refuse to put ``hand`` back in play when a player seated in it bought in or cashed
     out of ``session`` after ledger ``position`` (while it was voided): chips come on or off
-    the table only between hands (RULES.md §1.1).
+    the table only between hands (RULES.md §1.1). Each entry counts at its place among the
+    hands (:mod:`ledger.audit.placing`): a buy-in recorded since as made before a hand stored
+    before ``position`` (``buyin --before HAND``, that hand itself too) is not one since.
 
     Raises:
         IllegalAction: naming the player and the entry.
@@ -139,7 +141,7 @@ def no_entries_since(ledger: Any, session: str, hand: HandReplay, position: int)
     seated = set(hand.result.players)
     for row in session_rows(ledger, sessions=[session], types=["buy_in", "cash_out"],
                             after=position):
-        if row.event.player in seated:
+        if row.position > position and row.event.player in seated:
             what = "cashed out" if row.event.type == "cash_out" else "bought in"
             raise IllegalAction(f"{row.event.player} {what} of session {session} since, and "
                                 "the hand would be in play again (chips come on or off the "

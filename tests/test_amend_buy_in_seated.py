@@ -108,6 +108,27 @@ def test_a_buy_in_of_a_player_in_a_hand_in_play_is_amended_once_it_ends(
     assert run(db, "audit", "--session", "s").exit_code == 0
 
 
+def test_a_buy_in_made_before_a_hand_in_play_is_amended_as_it_was_recorded(
+        night: Path, tmp_path: Path) -> None:
+    """x2 in play seats Bob with 100 after he left x1 with 0: his rebuy, recorded then before
+    x2 (`buyin --before x2`, taken while x2 is in play) as 50 by mistake, is amended to the 100
+    x2 seats him with while x2 is still in play, no warning: the books follow x2's start. His
+    first buy-in, made before no hand, is still refused while he sits in x2."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert run(db, "hand", "start", "--hand", "x2", *SEATS, "--seats", "Ann:200,Bob:100"
+               ).exit_code == 0
+    made = run(db, "buyin", "s", "Bob", "50", "--before", "x2")
+    assert (made.exit_code, made.stdout) == (0, "s: Bob rebuy 50 chips before hand x2 (entry 4)\n")
+    amended = run(db, "entry", "amend", "s", "4", "100", *BY)
+    assert (amended.exit_code, amended.stdout, amended.stderr) == (
+        0, "s: entry 4 (buy_in of Bob) amended: 50 → 100 chips\n", "")
+    assert _amend(db, 3, 150) == (2, (
+        "error: entry amend s 3 (buy-in of Bob): 150 chips: Bob is seated in hand x2 of "
+        "session s, which is still open: Bob's buy-ins change only between a showdown and the "
+        "next deal (RULES.md §1.1), as `buyin` holds them; nothing written; amend it once the "
+        "hand ends (`handledger act x2 end`) or is voided"))
+
+
 VAL = Path(__file__).resolve().parents[2] / "shared/data/pokernow/valakuzhyk_07_21_2022_log1.csv"
 
 

@@ -201,7 +201,8 @@ def test_a_buy_in_is_refused_for_such_a_name_new_to_the_books(run, db: str, tmp_
 @pytest.mark.usefixtures("at_night")
 def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> None:  # noqa: ANN001
     """The README's night with a second hand f2 started (blinds Ann 1, Bob 2) and not ended:
-    balances counts its blinds as put in and says so; settle names the hand, never a sum."""
+    balances counts its blinds as put in and says so; settle of sat names the hand, never a
+    sum, and settle of the whole ledger settles friday and names sat's hand."""
     assert run("session", "open", "sat", "--date", "2026-11-28", "--chip-value", "0.25",
                "--currency", "USD").exit_code == 0
     for step in (("buyin", "sat", "Ann", "100"), ("buyin", "sat", "Bob", "100"),
@@ -226,7 +227,17 @@ def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> Non
             "its pot is paid when it ends (`handledger act s1 end`) or is voided; then run "
             "`handledger settle` again")
     assert refused(run("settle", "--session", "sat")) == line
-    assert refused(run("settle")) == line  # the whole ledger holds it too
+    # the whole ledger: friday settled, sat named as not settled yet, exit 0
+    waiting = ("session sat: not settled yet: hand s1 is still in progress (not ended): its "
+               "pot is paid when it ends (`handledger act s1 end`) or is voided; then run "
+               "`handledger settle` again")
+    assert _lines(run("settle")) == [
+        "Bob pays Ann 37.50 USD in session friday", "1 transfer(s) settle 3 player(s)", waiting]
+    assert json.loads(run("settle", "--json").output) == {
+        "transfers": [{"session": "friday", "from": "Bob", "from_name": "Bob", "to": "Ann",
+                       "to_name": "Ann", "amount": 3750}],
+        "decimals": 2, "currency": "USD", "paid_already": 0, "payments_recorded": 0,
+        "not_settled": [{"session": "sat", "hand": "s1", "in_progress": 1}]}
     assert snapshot(Path(db)) == before
     # friday's books have no open hand: settled as before, no note
     assert _lines(run("settle", "--session", "friday")) == [

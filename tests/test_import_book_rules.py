@@ -175,6 +175,40 @@ def test_workers_leave_a_refused_payment_to_one_process(
     assert report.errors[0].startswith(f"{path}:913, session s01: its payment at seq 28 (Zed ")
 
 
+def test_a_file_s_rows_count_a_buy_in_made_before_a_hand_there(tmp_path: Path) -> None:
+    """Session s exported: Ann buys 100, h1 seats her with 150 and she folds (149 left), she
+    cashes out 149 (seq 4), then her rebuy of 50 made before h1 (seq 5, `buyin --before h1`).
+    A cash-out of Ann's 50 more (seq 6) after it is refused as `cashout` refuses it: the
+    rebuy counts before h1, so she cashed out since her last buy-in; nothing written. The
+    export alone goes in."""
+    built = tmp_path / "b.duckdb"
+    for args in (("session", "open", "s"), ("buyin", "s", "Ann", "100"),
+                 ("buyin", "s", "Bob", "100"),
+                 ("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats",
+                  "Ann:150,Bob:100", "--button", "Ann", "--session", "s", "--hand", "h1"),
+                 *(("act", "h1", a) for a in ("d dh p1 ????", "d dh p2 ????", "Ann f", "end")),
+                 ("cashout", "s", "Ann", "149"), ("buyin", "s", "Ann", "50", "--before", "h1")):
+        assert one_shot(built, *args)[0] == 0, args
+    cmd = one_shot(built, "cashout", "s", "Ann", "50")
+    assert cmd == (2, "", "error: Ann already cashed out 149 chips in s (entry 4, no buy-in "
+                          "since); a wrong count is amended: `handledger entry amend s 4 CHIPS "
+                          "--reason … --by …`\n")
+    code, export, _ = one_shot(built, "export", "--format", "jsonl")
+    assert code == 0
+    row = ('{"session":"s","seq":6,"event":{"chips":50,"player":"Ann","schema_version":1,'
+           '"type":"cash_out"}}\n')
+    path = _file(tmp_path, "s.jsonl", export + row)
+    db = tmp_path / "n.duckdb"
+    assert one_shot(db, "import", str(path)) == (2, REFUSED.replace(
+        "\n", "; 1 other hand(s) not written, their file refused\n"), (
+        f"error: {path}:13, session s: its cash_out at seq 6 (Ann, 50 chips): Ann already "
+        "cashed out 149 chips in s (entry 4, no buy-in since); a wrong count is amended: "
+        "`handledger entry amend s 4 CHIPS --reason … --by …`; nothing of the file was "
+        "written\n"))
+    assert not db.exists()
+    assert one_shot(db, "import", str(_file(tmp_path, "e.jsonl", export)))[0] == 0
+
+
 def test_a_buy_in_made_before_a_hand_names_a_hand_of_its_session(tmp_path: Path) -> None:
     """s01 and s02 in one file, then a row of s01 (seq 29, after its closing): Bob's 10-chip
     rebuy made before a hand (``"before"``, what `buyin --before` records). Before s02-001, a

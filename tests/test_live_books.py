@@ -237,7 +237,8 @@ def test_a_rebuy_forgotten_at_the_table_is_recorded_before_its_hand(night: Path,
 
 def test_a_rebuy_before_a_hand_names_a_hand_of_its_session(night: Path, tmp_path: Path) -> None:
     """`--before` names a hand of the buy-in's session: one the ledger does not hold, one of
-    session t and one of no session are each refused in one line, nothing written."""
+    session t and one of no session are each refused in one line, nothing written; so is
+    `--closed` on session s, which is open."""
     db = copy_ledger(night, tmp_path / "t.duckdb")
     open_s(db, "t", "Ann", "Bob")
     assert run(db, "hand", "start", "--hand", "t1", *SEATS[2:], "--session", "t", "--seats",
@@ -255,6 +256,9 @@ def test_a_rebuy_before_a_hand_names_a_hand_of_its_session(night: Path, tmp_path
     assert refused(run(db, "buyin", "s", "Bob", "100", "--closed")) == (
         "error: buyin s Bob --closed: --closed goes with --before HAND (a buy-in made before a "
         "hand of the closed session); nothing written")
+    assert refused(run(db, "buyin", "s", "Bob", "100", "--before", "x1", "--closed")) == (
+        "error: buyin s Bob --before x1 --closed: session s is open: --closed is for a closed "
+        "session's books; nothing written (leave out --closed)")
     assert rows(db) == before
 
 
@@ -361,6 +365,51 @@ def test_the_rebuy_the_warning_names_goes_in_while_its_hand_is_in_play(night: Pa
         "(sum)               0            0"]
 
 
+def test_a_stack_short_of_the_books_names_the_buy_in_not_a_rebuy(night: Path,
+                                                                  tmp_path: Path) -> None:
+    """Bob left x1 with 0; his rebuy of 100 is entered twice (entries 4, 5) and x2 seats him
+    with 100: the books give him 200, x2 starts him -100. Settle's note names `entry retract` /
+    `entry amend` of the buy-in (a rebuy would only make it worse) and the hand's start; the
+    entry retracted, the note is gone. Bob pays Ann 100 (x1) less 1 (x2: Ann folds her small
+    blind to his big blind)."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    for _ in range(2):
+        assert run(db, "buyin", "s", "Bob", "100").exit_code == 0
+    assert _start(db, "x2", "Ann:200,Bob:100")[0] == 0
+    for action in ("d dh Ann ????", "d dh Bob ????", "Ann f", "end"):
+        assert run(db, "act", "x2", action).exit_code == 0, action
+    settle = run(db, "settle", "--session", "s")
+    assert (settle.exit_code, settle.stdout) == (
+        0, "Bob pays Ann 99 chips\n1 transfer(s) settle 2 player(s)\n")
+    assert settle.stderr.splitlines() == [
+        "note: session s: hands start with stacks its books did not leave (Bob -100 chips); "
+        "settle goes by the hands: `handledger audit --session s` names each (a buy-in "
+        "recorded wrong (too many chips, or entered twice): `handledger entry amend s SEQ "
+        "CHIPS --reason … --by …` or `handledger entry retract s SEQ --reason … --by …` "
+        "(`handledger history --session s` lists the entries); or a stack typed wrong: its "
+        "start replaced, `handledger correct HAND --replace 1 …`)"]
+    assert run(db, "entry", "retract", "s", "5", "--reason", "entered twice", "--by", "host"
+               ).exit_code == 0
+    again = run(db, "settle", "--session", "s")
+    assert (again.stdout, again.stderr) == (
+        "Bob pays Ann 99 chips\n1 transfer(s) settle 2 player(s)\n", "")
+
+
+def test_a_buy_in_kept_before_its_hand_lets_the_first_be_retracted(night: Path,
+                                                                    tmp_path: Path) -> None:
+    """Bob's buy-in of 100 (entry 3) bought x1's stack; recorded again as made before x1
+    (entry 4, `--before x1`), the books give him 200 there. Retracting entry 3 leaves entry
+    4, which counts before x1, buying the 100 x1 seats him with: it goes in, not refused as
+    all Bob bought before x1, and the audit's stack continuity is clean."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert run(db, "buyin", "s", "Bob", "100", "--before", "x1").exit_code == 0
+    retracted = run(db, "entry", "retract", "s", "3", "--reason", "entered twice", "--by", "h")
+    assert (retracted.exit_code, retracted.stdout, retracted.stderr) == (
+        0, "s: entry 3 (buy_in) retracted\n", "")
+    assert [ln.split(":")[0] for ln in run(db, "audit", "--session", "s").stdout.splitlines()
+            if ln.startswith("stack_continuity")] == []
+
+
 def test_a_rebuy_recorded_after_its_hand_is_put_right_before_it(night: Path,
                                                                 tmp_path: Path) -> None:
     """As reported: x2 seats Bob with a rebuy of 100 nobody recorded (Ann folds: Ann 199, Bob
@@ -392,9 +441,12 @@ def test_a_rebuy_recorded_after_its_hand_is_put_right_before_it(night: Path,
     assert settle.stdout == "Bob pays Ann 98 chips\n1 transfer(s) settle 2 player(s)\n"
     assert settle.stderr.splitlines()[0] == (
         "note: session s: hands start with stacks its books did not leave (Bob +100, Bob -100 "
-        "chips); settle goes by the hands: `handledger audit --session s` names each (a rebuy "
-        "not recorded before the hand: `handledger buyin s PLAYER CHIPS --before HAND "
-        "--closed` counts it before that hand; or a stack typed wrong: its start replaced, "
+        "chips); settle goes by the hands: `handledger audit --session s` names each (a plus: "
+        "a rebuy not recorded before the hand: `handledger buyin s PLAYER CHIPS --before HAND "
+        "--closed` counts it before that hand; a minus: a buy-in recorded wrong (too many "
+        "chips, or entered twice): `handledger entry amend s SEQ CHIPS --reason … --by … "
+        "--closed` or `handledger entry retract s SEQ --reason … --by … --closed` (`handledger "
+        "history --session s` lists the entries); or a stack typed wrong: its start replaced, "
         "`handledger correct HAND --replace 1 …`)")
     for args in (("entry", "retract", "s", "4", "--reason", "made before x2", "--by", "host",
                   "--closed"), ("buyin", "s", "Bob", "100", "--before", "x2", "--closed")):

@@ -176,7 +176,10 @@ def test_a_buy_in_recorded_after_the_cut_hands_says_it_funds_none_of_them(
         "actual 1536; amounts in chips of 0.01]"]
     code, _, err = one_shot(db, "settle", "--session", session)
     assert code == 0
-    assert err.endswith(
-        f"names each (a rebuy not recorded before the hand: `handledger buyin {session} "
-        "PLAYER CHIPS --before HAND` counts it before that hand; or a stack typed wrong: its "
-        "start replaced, `handledger correct HAND --replace 1 …`)\n")
+    assert err.endswith(  # plus and minus stacks: what clears each sign
+        f"names each (a plus: a rebuy not recorded before the hand: `handledger buyin {session} "
+        "PLAYER CHIPS --before HAND` counts it before that hand; a minus: a buy-in recorded "
+        f"wrong (too many chips, or entered twice): `handledger entry amend {session} SEQ "
+        f"CHIPS --reason … --by …` or `handledger entry retract {session} SEQ --reason … --by "
+        f"…` (`handledger history --session {session}` lists the entries); or a stack typed "
+        "wrong: its start replaced, `handledger correct HAND --replace 1 …`)\n")

@@ -38,6 +38,26 @@ def _rows(db: str) -> int:
         return len(list(ledger.stored()))
 
 
+def test_a_buy_in_made_before_a_hand_he_played_is_no_buy_in_entered_twice(user) -> None:  # noqa: ANN001
+    """A rebuy recorded with ``--before HAND`` counts just before that hand: a later rebuy of
+    the same chips, after he played that hand, is said nothing; one more of the same chips
+    then is the one entered twice, naming the later rebuy."""
+    for step in (("session", "open", "fri", "--date", "2026-11-27"), ("buyin", "fri", "Ann", "200"),
+                 ("buyin", "fri", "Bob", "150"), (*START[:-4], "--seats", "Ann:300,Bob:150",
+                                                  "--button", "Ann")):
+        assert user(*step)[0] == 0, step
+    for action in ("d dh p1 ????", "d dh p2 ????", "Ann f", "end"):
+        assert user("act", "f1", action)[0] == 0, action
+    assert user("buyin", "fri", "Ann", "100", "--before", "f1") == (
+        0, "fri: Ann rebuy 100 chips before hand f1 (entry 4)\n", "")
+    assert user("buyin", "fri", "Ann", "100") == (0, "fri: Ann rebuy 100 chips (entry 5)\n", "")
+    assert user("buyin", "fri", "Ann", "100") == (
+        0, "fri: Ann rebuy 100 chips (entry 6)\n",
+        "warning: Ann bought in 100 chips in fri already (entry 5) and has played no hand since: "
+        "a buy-in entered twice is taken back with `handledger entry retract fri 6 --reason … "
+        "--by …` (recorded as a rebuy)\n")
+
+
 def test_entries_of_a_player_in_an_open_hand_wait_for_its_end(user, db: str) -> None:  # noqa: ANN001
     for step in (("session", "open", "fri", "--date", "2026-11-27"), ("buyin", "fri", "Ann", "200"),
                  ("buyin", "fri", "Bob", "150"), ("buyin", "fri", "Cy", "100"), START):

@@ -227,6 +227,24 @@ def test_no_undo_of_a_void_once_a_player_of_the_hand_cashed_out(user, run, db, s
     assert replay["status"] == "voided"
 
 
+def test_undo_of_a_void_after_a_buy_in_made_before_that_hand(user, run, db) -> None:  # noqa: ANN001
+    """h1 seats Bob with 150, 100 by the books; voided, then his rebuy of 50 recorded as made
+    before h1 (`buyin --before h1`): it counts before h1 started, not since, so the void is
+    undone, no warning (the books now give Bob 150), and h1 plays on."""
+    _build(Path(db), ("session", "open", "sat"), ("buyin", "sat", "Ann", "100"),
+           ("buyin", "sat", "Bob", "100"),
+           ("hand", "start", "--session", "sat", "--hand", "h1", "--game", "NT", "--stakes",
+            "1/2", "--seats", "Ann:100,Bob:150", "--button", "Ann"))
+    _play(run, "h1", "d dh Ann AsAh")
+    assert run("void", "h1", "--reason", "misdeal", "--by", "host").exit_code == 0
+    assert user("buyin", "sat", "Bob", "50", "--before", "h1") == (
+        0, "sat: Bob rebuy 50 chips before hand h1 (entry 4)\n", "")
+    assert user("undo", "h1", "--by", "host") == (0, (
+        "undid the void at seq 5 (by host: misdeal) in hand h1 (seq 6); change in net: "
+        "Bob -2, Ann -1; by the rules: Bob -2, Ann -1\n"), "")
+    assert run("act", "h1", "d dh Bob KsKh").exit_code == 0
+
+
 @pytest.mark.parametrize("session", [True, False])
 def test_no_undo_of_a_void_while_a_later_hand_of_its_players_is_in_play(
         user, run, db, started, session: bool) -> None:  # noqa: ANN001

@@ -59,7 +59,8 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
     return _transfers(nets, owed_house), books
 
 
-def settlement_by_session(con: Any) -> tuple[list[SessionTransfer], Balances]:
+def settlement_by_session(con: Any, leave_out: frozenset[str] = frozenset()
+                          ) -> tuple[list[SessionTransfer], Balances]:
     """The transfers that settle up what is still owed in every session, in minor units:
     each session's players and its house settled among themselves (:func:`settlement` of
     that session), since a payment settles a session between its players (``pay SESSION FROM
@@ -67,17 +68,20 @@ def settlement_by_session(con: Any) -> tuple[list[SessionTransfer], Balances]:
     one session's debt against another's winnings. ``(session, from, to, amount)`` by session
     in ledger order, then hands of no session (session None: no ``pay`` records those); the
     balances of the whole ledger, with ``house``, ``unopened`` and ``books_apart`` set.
+    ``leave_out``: sessions not settled here (:func:`waiting_sessions`: a hand of each still
+    in progress), their players' nets, payments and rake left out of the transfers and the
+    balances.
 
     Raises:
         LedgerError: as :func:`settlement` of the whole ledger, or of a session whose nets do
             not sum to minus its rake (the message names the session).
     """
-    books, nets, owed_house = _owed(con, None)
+    books, nets, owed_house = _owed(con, None, leave_out)
     out: list[SessionTransfer] = []
     (apart,) = con.execute("SELECT count(DISTINCT session) + (count(*) FILTER"
                            " (session IS NULL) > 0)::INTEGER FROM session_book").fetchone()
     books = replace(books, books_apart=int(apart))
-    for name, group, house in _session_groups(con, nets, owed_house):
+    for name, group, house in _session_groups(con, nets, owed_house, leave_out):
         if sum(group.values()) + house:
             if name is not None:
                 try:
@@ -109,11 +113,13 @@ def units_differ(con: Any) -> bool:
     return len(places) > 1 and any(s is not None for where in places.values() for s in where)
 
 
-def settlement_each(con: Any) -> tuple[list[SessionBlock], int]:
+def settlement_each(con: Any, leave_out: frozenset[str] = frozenset()
+                    ) -> tuple[list[SessionBlock], int]:
     """Every session settled in its own unit (:func:`settlement` of each, in ledger order:
     README "settle": a payment settles a session between its players, in its money), and the
     number of hands of no session, which are settled in none (no ``pay`` records them, and
-    their money need not be a session's).
+    their money need not be a session's). ``leave_out``: sessions not settled here
+    (:func:`waiting_sessions`).
 
     Raises:
         LedgerError: as :func:`settlement` of a session, the message naming the session.
@@ -121,6 +127,8 @@ def settlement_each(con: Any) -> tuple[list[SessionBlock], int]:
     blocks: list[SessionBlock] = []
     for (name,) in con.execute("SELECT session FROM session_book WHERE session IS NOT NULL"
                                " ORDER BY ord").fetchall():
+        if name in leave_out:
+            continue
         try:
             transfers, books = settlement(con, name)
         except LedgerError as exc:
@@ -131,13 +139,31 @@ def settlement_each(con: Any) -> tuple[list[SessionBlock], int]:
     return blocks, int(loose)
 
 
-def _session_groups(con: Any, nets: dict[str, int], owed_house: int
+def waiting_sessions(con: Any) -> list[dict[str, Any]]:
+    """The sessions not settleable yet, in ledger order: those with a hand still in progress
+    (:func:`ledger.audit.player_balances.open_hands`: its pot is paid when it ends, the nets
+    are not final), ``{"session", "hand": the first such hand, "in_progress": how many}``.
+    Hands of no session are none of them (:func:`settlement` refuses those)."""
+    from ledger.audit.player_balances import open_hands
+
+    out: dict[str, dict[str, Any]] = {}
+    for h in open_hands(con, None):
+        if h["session"] is not None:
+            out.setdefault(h["session"], {"session": h["session"], "hand": h["hand"],
+                                          "in_progress": 0})["in_progress"] += 1
+    return list(out.values())
+
+
+def _session_groups(con: Any, nets: dict[str, int], owed_house: int,
+                    leave_out: frozenset[str] = frozenset()
                     ) -> list[tuple[str | None, dict[str, int], int]]:
-    """``nets`` (what each player still owes or is owed, all sessions) and ``owed_house``
-    split by session: ``(session, {player: minor}, owed to the house)`` per session in ledger
-    order, then what is left, the hands of no session (None), when anything is."""
+    """``nets`` (what each player still owes or is owed, all sessions but ``leave_out``) and
+    ``owed_house`` split by session: ``(session, {player: minor}, owed to the house)`` per
+    session in ledger order, then what is left, the hands of no session (None), when
+    anything is."""
     names = [n for (n,) in con.execute(
-        "SELECT session FROM session_book WHERE session IS NOT NULL ORDER BY ord").fetchall()]
+        "SELECT session FROM session_book WHERE session IS NOT NULL ORDER BY ord").fetchall()
+        if n not in leave_out]
     house = {name: int(owed) for name, owed in con.execute(
         "SELECT session, rake::HUGEINT * coalesce(chip_value_minor, 1)"
         " - coalesce(house_received_minor, 0) + coalesce(house_paid_minor, 0)"
@@ -162,14 +188,17 @@ def _session_groups(con: Any, nets: dict[str, int], owed_house: int
     return groups
 
 
-def _owed(con: Any, session: str | None) -> tuple[Balances, dict[str, int], int]:
+def _owed(con: Any, session: str | None, leave_out: frozenset[str] = frozenset()
+          ) -> tuple[Balances, dict[str, int], int]:
     """The balances :func:`settlement` settles (``house`` and ``unopened`` set), what each
     player still owes or is owed (minor units: his net less the payments he received, plus
-    those he made) and what the house is still owed; refused as :func:`settlement` is."""
+    those he made) and what the house is still owed, the sessions ``leave_out`` left out
+    (:func:`_without`); refused as :func:`settlement` is."""
     books = balances(con, session, money=True)
-    if books.in_progress:
-        first = books.in_progress[0]
-        more = len(books.in_progress) - 1
+    playing = [h for h in books.in_progress if h["session"] not in leave_out]
+    if playing:
+        first = playing[0]
+        more = len(playing) - 1
         where = f"session {first['session']}" if first["session"] else "no session"
         raise LedgerError(
             f"cannot settle: hand {first['hand']} is still in progress (not ended) in {where}"
@@ -179,6 +208,8 @@ def _owed(con: Any, session: str | None) -> tuple[Balances, dict[str, int], int]
     nets = {p["player"]: p["net"] + p["paid_minor"] - p["received_minor"]
             for p in books.players}
     house = house_books(con, session)
+    if leave_out:
+        books, nets, house = _without(con, leave_out, books, nets, house)
     owed_house = house["rake_minor"] - house["received_minor"] + house["paid_minor"]
     left = sum(nets.values()) + owed_house  # the nets' sum less minus the rake
     if left:
@@ -191,7 +222,7 @@ def _owed(con: Any, session: str | None) -> tuple[Balances, dict[str, int], int]
         raise LedgerError(f"cannot settle: the balances sum to "
                           f"{_signed_money(net_sum, decimals, currency)}, not zero{why} (see "
                           "`handledger audit`)")
-    beyond = lost_beyond_buy_ins(con, session)
+    beyond = [b for b in lost_beyond_buy_ins(con, session) if b[0] not in leave_out]
     if beyond:
         name, player, lost, bought, value, decimals, currency = beyond[0]
         more = len(beyond) - 1
@@ -219,6 +250,35 @@ def _owed(con: Any, session: str | None) -> tuple[Balances, dict[str, int], int]
     books = replace(books, house=house, unopened=[r["session"] for r in books.rake
                                                   if r["session"] in never])
     return books, nets, owed_house
+
+
+def _without(con: Any, leave_out: frozenset[str], books: Balances, nets: dict[str, int],
+             house: dict[str, int]) -> tuple[Balances, dict[str, int], dict[str, int]]:
+    """``books``, ``nets`` and ``house`` (of every session, as :func:`_owed` reads them) less
+    what the sessions ``leave_out`` hold: each player's net, hands and payments there, their
+    rake and the house's payments; a player of none but those is left out."""
+    players = {p["player"]: dict(p) for p in books.players}
+    nets = dict(nets)
+    there: set[str] = set()
+    for group in session_nets(con, sorted(leave_out)).values():
+        for p in group:
+            there.add(p["player"])
+            nets[p["player"]] = nets.get(p["player"], 0) - (
+                p["net"] + p["paid_minor"] - p["received_minor"])
+            row = players.get(p["player"])
+            if row is not None:
+                for key in ("net", "hands", "paid_minor", "received_minor"):
+                    row[key] -= p[key]
+    gone = {n for n in there if n in players and not any(
+        players[n][k] for k in ("hands", "net", "paid_minor", "received_minor"))}
+    for name in leave_out:
+        apart = house_books(con, name)
+        house = {k: house[k] - apart[k] for k in house}
+    return (replace(books, players=[p for n, p in players.items() if n not in gone],
+                    rake=[r for r in books.rake if r["session"] not in leave_out],
+                    in_progress=[h for h in books.in_progress
+                                 if h["session"] not in leave_out]),
+            {n: v for n, v in nets.items() if n not in gone}, house)
 
 
 def _transfers(nets: dict[str, int], owed_house: int) -> list[HouseTransfer]:

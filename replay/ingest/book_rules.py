@@ -98,13 +98,21 @@ def _first_in(reads: Any, owed: _Owed, session: str, rows: list[tuple[Any, ...]]
     ``(session, position, seq, type, payload)`` ``rows`` by seq, or None; ``seated``: the
     players of its hands. The books fold each name as the player it is
     (:func:`replay.sessions.state.series_names`, as the commands and the audit resolve
-    aliases); each row is stored as the file writes it."""
+    aliases) and each row at its place among the hands (:mod:`ledger.audit.placing`: a
+    buy-in made before a hand just before it, as the commands' books count it); each row is
+    stored as the file writes it."""
+    from ledger.audit.placing import hand_starts, named_hand, place
     from replay.sessions.state import SessionState, fold_row, fold_rows, series_names
 
     players = series_names(reads)
     state, folded = SessionState(), []
-    for _, position, seq, kind, payload in rows:
-        e = ev.parse_stored(kind, payload)
+    parsed = [(position, seq, kind, ev.parse_stored(kind, payload))
+              for _, position, seq, kind, payload in rows]
+    named = [(session, h) for *_, e in parsed if (h := named_hand(e)) is not None]
+    if named:  # a buy-in made before a hand counts there (ledger order between equals)
+        starts = hand_starts(reads.connection, named)
+        parsed.sort(key=lambda r: place(r[0], session, r[3], starts))
+    for position, seq, kind, e in parsed:
         if position > since and kind in ENTRIES:
             said = _said(e, seq, state)
             try:
@@ -115,7 +123,9 @@ def _first_in(reads: Any, owed: _Owed, session: str, rows: list[tuple[Any, ...]]
         if kind == "entry_corrected":  # it amends an entry before it: the books again
             state = fold_rows(folded, players)
         else:
+            last = state.last_seq
             fold_row(state, seq, e, players)
+            state.last_seq = max(last, seq)  # rows in place order
     return None
 
 

@@ -318,9 +318,11 @@ def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int
     counted though voided, whose void an ``undo`` would take back), are recorded after it (a
     buy-in counts for the hands after it only, as the audit's stack continuity reads the
     books) and come before every other buy-in of his there in force in ``state`` (a rebuy
-    recorded after a hand bought nothing it played with). ``place``: a file's row
-    (:class:`replay.sessions.state.Place`), stored with the rest of its file: the hands
-    stored before it count, and those after it in the file up to his next buy-in there.
+    recorded after a hand bought nothing it played with; one recorded as made before a
+    hand, ``buyin --before HAND``, counts at its place, :mod:`ledger.audit.placing`).
+    ``place``: a file's row (:class:`replay.sessions.state.Place`), stored with the rest of
+    its file: the hands stored before it count, and those after it in the file up to his
+    next buy-in there.
     """
     from replay.fold import fold_stream
 
@@ -335,10 +337,8 @@ def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int
             "SELECT hand_id FROM events WHERE list_contains($1, hand_id) GROUP BY hand_id"
             " HAVING min(position) > $2", [[h for h, *_ in found], at])}
         found = [f for f in found if f[0] in after]
-    if others and found:  # a hand counts the buy-ins recorded before it only
-        (first,), = ledger.query(
-            "SELECT min(position) FROM events WHERE stream = $1 AND list_contains($2, seq)",
-            [f"session:{session}", others])
+    if others and found:  # a hand counts the buy-ins before it only, each at its place
+        first = min(entry_place(ledger, session, s) for s in others)  # (`--before HAND`)
         before = {h for (h,) in ledger.query(
             "SELECT hand_id FROM events WHERE list_contains($1, hand_id) GROUP BY hand_id"
             " HAVING min(position) < $2", [[h for h, *_ in found], first])}
@@ -380,7 +380,8 @@ def _amended_chips(ledger: Any, session: str, state: SessionState, seq: int, chi
     (:func:`cash_outs_covered`) and the first hand that seats its player after it with no
     chips nobody bought (:func:`replay.sessions.seated_chips.seated_with_bought`), a buy-in
     of a player in a hand in play is not amended by the command (``place`` None:
-    :func:`replay.sessions.seated_chips.amended_between_hands`), and either stays within the
+    :func:`replay.sessions.seated_chips.amended_between_hands`) unless it was made before a
+    hand (``buyin --before HAND``, which ``buyin`` takes then too), and either stays within the
     ledger's bound (:func:`replay.sessions.amounts.bounded`). ``where``: ``"entry amend fri 4
     (buy-in of Ann)"``.
 
@@ -397,5 +398,8 @@ def _amended_chips(ledger: Any, session: str, state: SessionState, seq: int, chi
         cash_outs_covered(ledger, session, state, was - chips, f"{where}: {chips} chips",
                           place=place)
         seated_with_bought(ledger, session, state, seq, chips, where, place=place)
-    if entry.type == "buy_in" and place is None:  # not under a hand in play, as `buyin`
+    made_before = getattr(state.amended.get(seq, entry), "before", None)
+    if entry.type == "buy_in" and place is None and made_before is None:
+        # not under a hand in play, as `buyin`; one made before a hand (`buyin --before`,
+        # taken while a hand is in play) is amended as it was recorded
         amended_between_hands(ledger, session, entry.player, chips, where)

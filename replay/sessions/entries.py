@@ -51,8 +51,9 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
         NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
             the session that is still open (:func:`_between_hands`; not with ``before``),
             a rebuy or top-up is given for a player with no buy-in there yet, ``before``
-            names no hand of the session (:func:`hand_of_session`), or the session is closed
-            and ``before`` given without ``closed``.
+            names no hand of the session (:func:`hand_of_session`), the session is closed
+            and ``before`` given without ``closed``, or ``closed`` given and the session
+            is open.
     """
     check_name(player)
     if closed and before is None:
@@ -63,6 +64,10 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
         prove_before_writing(ledger)
     names = series_names(ledger)  # an alias is his player's name here, as in the audit
     state = open_state(ledger, session, players=names, allow_closed=True)
+    if closed and not state.closed:
+        raise LedgerError(f"buyin {session} {player} --before {before} --closed: session "
+                          f"{session} is open: --closed is for a closed session's books; "
+                          "nothing written (leave out --closed)")
     if state.closed and before is None:
         raise LedgerError(
             f"session {session!r} is closed: it takes no more hands or buy-ins (one made before "
@@ -144,21 +149,32 @@ def entered_twice(ledger: Any, session: str, state: SessionState, player: str, c
                   names: dict[str, str]) -> str | None:
     """What is said of a buy-in of ``chips`` by ``player`` in ``session`` when his last
     buy-in there in force (under any of his names, ``names``: :func:`series_names`; as
-    amended last) is of the same chips and no hand of the session has seated him since: the
+    amended last; last where the books count it, :mod:`ledger.audit.placing`: one recorded
+    with ``--before HAND`` just before that hand) is of the same chips and no hand of the
+    session has seated him since that place: the
     same command entered twice (repeated, or typed at two terminals) looks so. A rebuy is
     legitimate, so it is recorded all the same, with this said (``bought in 200 chips in fri
     already (entry 2) and has played no hand since``); None otherwise."""
+    from ledger.audit.placing import hand_starts, named_hand, place
+
     group = alias_group(ledger, player, names)
-    last = max((seq for seq, e in state.entries.items()
-                if isinstance(e, ev.BuyIn) and e.player in group and seq not in state.retracted),
-               default=None)
-    if last is None or state.amended.get(last, state.entries[last]).chips != chips:
+    mine = {seq: state.amended.get(seq, e) for seq, e in state.entries.items()
+            if isinstance(e, ev.BuyIn) and e.player in group and seq not in state.retracted}
+    if not mine:
+        return None
+    stream = f"session:{session}"
+    at = dict(ledger.query("SELECT seq, position FROM events WHERE stream = $1 AND"
+                           " list_contains($2, seq)", [stream, sorted(mine)]))
+    starts = hand_starts(ledger.connection, [(session, h) for e in mine.values()
+                                             if (h := named_hand(e)) is not None])
+    # his last buy-in where the books count it (``--before HAND``: just before that hand)
+    spot, last = max((place(at[seq], session, e, starts), seq) for seq, e in mine.items())
+    if mine[last].chips != chips:
         return None
     played = ledger.query(
-        "SELECT 1 FROM events WHERE type = 'hand_started' AND session = $1 AND position >"
-        " (SELECT position FROM events WHERE stream = $2 AND seq = $3) AND len(list_intersect("
-        "CAST(json_extract_string(payload, '$.seats[*].player') AS VARCHAR[]), $4)) > 0"
-        " LIMIT 1", [session, f"session:{session}", last, sorted(group)])
+        "SELECT 1 FROM events WHERE type = 'hand_started' AND session = $1 AND position > $2"
+        " AND len(list_intersect(CAST(json_extract_string(payload, '$.seats[*].player') AS"
+        " VARCHAR[]), $3)) > 0 LIMIT 1", [session, spot, sorted(group)])
     if played:
         return None
     return (f"bought in {chips} chips in {session} already (entry {last}) and has played no "
