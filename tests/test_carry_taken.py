@@ -163,7 +163,7 @@ def test_an_undo_of_the_carry_the_next_hand_took_names_that_hand(user, h2_starte
 
 
 def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None:  # noqa: ANN001
-    """RULES.md §2.2, §5, §7.1: with ``odd_chip_tie_order=carry_to_next_hand`` the odd chip of
+    """RULES.md §2.2, §5: with ``odd_chip_tie_order=carry_to_next_hand`` the odd chip of
     a tie stays in the pot for the next deal. Antes 1, blinds 1/2, Cy folds, Ann and Bob
     check it down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried (the
     end is seq 24). k2 starts and takes it (k1's ``carry_over`` out, seq 25): an undo of k1
@@ -184,7 +184,7 @@ def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None
     assert user("undo", "k1", "--by", "Dan") == (2, "", (
         "error: hand k1: cannot undo the last thing appended to the hand, the record of the 1 "
         "chip(s) it carried to the session's next hand: hand k2 took them as it started "
-        "(RULES.md §2.2, §5, §7.1), and an undo does not take them back from it; nothing "
+        "(RULES.md §2.2, §5), and an undo does not take them back from it; nothing "
         "written; void it with hand k2, which took its chips, in one write (`handledger void "
         "k1 k2 --reason … --by …`) and record them again as new hands (the void of a later "
         "hand alone passes the chips on)\n"))
