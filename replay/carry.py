@@ -34,14 +34,17 @@ class LeftToNone(NamedTuple):
     """Chips a session's last hand leaves to a next hand the session does not hold yet
     (:func:`left_to_none`): the ``hand``, the ``chips``, ``came`` the hand they came from when
     the last hand passes on chips carried into it (None when it carries them itself), and
-    whether it is ``voided`` (False: it carries them, or its log stops short), and whether
-    the hand ``came`` is voided too (``came_voided``: it passed them on in its turn)."""
+    whether it is ``voided`` (False: it carries them, or its log stops short), whether
+    the hand ``came`` is voided too (``came_voided``: it passed them on in its turn), and
+    the RULES.md ``sections`` of the rule that carried them, by the options of the hand that
+    carried them (``hand``, else ``came``: :func:`ledger.model.carry_rules.carry_sections`)."""
 
     hand: str
     chips: int
     came: str | None
     voided: bool = False
     came_voided: bool = False
+    sections: str = EITHER
 
 
 #: The source key's start of a batch that only records, on a stored hand, the chips it
@@ -432,23 +435,24 @@ def left_to_none(ledger: Any, session: str) -> LeftToNone | None:
     if not chips:
         return None
     if not passed:
-        return LeftToNone(last, chips, None)
+        return LeftToNone(last, chips, None, sections=_sections_of(events))
     came = events[1].other_hand
     from replay.amendments import split_stream
 
     came_voided = bool(split_stream([row.event for row in ledger.read(came)])[2])
-    return LeftToNone(last, chips, came, passed == "voided", came_voided)
+    return LeftToNone(last, chips, came, passed == "voided", came_voided,
+                      hand_sections(ledger, came))
 
 
 def left_to_none_text(session: str, left: LeftToNone) -> str:
     """What :func:`left_to_none` found, in words: the hand, its chips and where they came
     from, for a refusal to go on with (``session co: hand c1 carries 20 chips …``)."""
-    hand, chips, came, *_ = left
+    hand, chips, came = left.hand, left.chips, left.came
     many = f"{chips} chip{'s' if chips != 1 else ''}"
     held = (f"hand {hand}, voided or cut short, passes on the {many} hand {came} carried "
             "into it" if came else f"hand {hand} carries {many}")
     return (f"session {session}: {held} to the session's next hand, and no later hand took "
-            "them (RULES.md §2.2, §3.8, §7.1)")
+            f"them ({left.sections})")
 
 
 def left_to_none_ways(left: LeftToNone, closed: bool = False) -> str:
@@ -461,7 +465,7 @@ def left_to_none_ways(left: LeftToNone, closed: bool = False) -> str:
     to the players of the hand they came from), unless that hand is voided itself (it passed
     them on: the undo alone); a hand whose log stops short is voided with it in one write.
     Every way named is one the ledger takes: appended events only."""
-    hand, _, came, voided, came_voided = left
+    hand, came, voided, came_voided = left.hand, left.came, left.voided, left.came_voided
     flag = " --closed" if closed else ""
     fix = (f"correct hand {hand} (`handledger correct {hand} …{flag} --reason … --by …`) or "
            f"void it (`handledger void {hand}{flag} --reason … --by …`)")

@@ -351,7 +351,7 @@ WAYS = ("deal the session's next hand (it takes them as dead money), or correct 
         "(`handledger correct h1 … --reason … --by …`) or void it (`handledger void h1 "
         "--reason … --by …`)")
 LEFT = ("session sat: hand h1 carries 4 chips to the session's next hand, and no later hand "
-        "took them (RULES.md §2.2, §3.8, §7.1)")
+        "took them (RULES.md §3.8, §7.1)")
 
 
 def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # noqa: ANN001
@@ -509,7 +509,7 @@ def test_chips_a_voided_hand_passes_on_wait_for_the_next_hand_dealt(  # noqa: AN
     assert (code, out, err.strip()) == (2, "", (
         "error: session sat: hand h2, voided or cut short, passes on the 4 chips hand h1 "
         "carried into it to the session's next hand, and no later hand took them (RULES.md "
-        "§2.2, §3.8, §7.1): closed now, they would be owed by nobody and the books could not "
+        "§3.8, §7.1): closed now, they would be owed by nobody and the books could not "
         "settle; deal the session's next hand (it takes them as dead money), or undo the "
         "void of hand h2 (`handledger undo h2 --by …`): it takes them again; to take back "
         "hand h1 too, void both in one write after that undo (`handledger void h1 h2 --reason "
@@ -546,7 +546,7 @@ def test_a_closed_imported_session_whose_last_hand_is_voided_has_a_way_to_settle
     assert (code, out, err.strip()) == (2, "", (
         "error: cannot settle: session sat: hand h2, voided or cut short, passes on the 4 "
         "chips hand h1 carried into it to the session's next hand, and no later hand took "
-        "them (RULES.md §2.2, §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; undo the void of hand h2 (`handledger undo h2 --closed --by …`): "
         "it takes them again; to take back hand h1 too, void both in one write after that "
         "undo (`handledger void h1 h2 --closed --reason … --by …`), as the session deals no "
@@ -581,7 +581,7 @@ def test_chips_passed_on_twice_name_only_the_undo_that_works(  # noqa: ANN001
     assert (code, out, err.strip()) == (2, "", (
         "error: cannot settle: session sat: hand h3, voided or cut short, passes on the 4 "
         "chips hand h2 carried into it to the session's next hand, and no later hand took "
-        "them (RULES.md §2.2, §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; undo the void of hand h3 (`handledger undo h3 --closed --by …`): "
         "it takes them again, as the session deals no more hands; then run `handledger "
         "settle` again"))
@@ -642,7 +642,7 @@ def test_a_closed_session_whose_last_hand_is_cut_short_names_the_void_of_both(  
     assert (code, out, err.strip()) == (2, "", (
         "error: cannot settle: session sat: hand h2, voided or cut short, passes on the 4 "
         "chips hand h1 carried into it to the session's next hand, and no later hand took "
-        "them (RULES.md §2.2, §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; void it with hand h1 in one write (`handledger void h1 h2 "
         "--closed --reason … --by …`), as the session deals no more hands; then run "
         "`handledger settle` again"))
