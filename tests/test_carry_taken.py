@@ -167,7 +167,8 @@ def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None
     a tie stays in the pot for the next deal. Antes 1, blinds 1/2, Cy folds, Ann and Bob
     check it down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried (the
     end is seq 24). k2 starts and takes it (k1's ``carry_over`` out, seq 25): an undo of k1
-    is refused naming k2, citing the odd chip's rule, not the declare pot's."""
+    is refused naming k2, citing the odd chip's rule, not the declare pot's; before k2,
+    ``session close`` and ``settle`` are refused citing it too."""
     assert user("session", "open", "S")[0] == 0
     for player in ("Ann", "Bob", "Cy"):
         assert user("buyin", "S", player, "100")[0] == 0
@@ -179,6 +180,13 @@ def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None
         "d dh Ann 2c3d", "d dh Bob 4c5d", "d dh Cy 6c7d", "Cy f", "Ann cc", "Bob cc",
         "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts", "Ann cc",
         "Bob cc", "pay Ann 3", "pay Bob 3", "end"]) == 0
+    left = ("session S: hand k1 carries 1 chip to the session's next hand, and no later hand "
+            "took them (RULES.md §2.2, §5): ")
+    code, _, err = user("session", "close", "S")
+    assert (code, err.startswith(f"error: {left}closed now, they would be owed")) == (2, True)
+    code, _, err = user("settle")
+    assert (code, err.startswith(f"error: cannot settle: {left}the players' nets sum to -1 "
+                                 "chips until a hand takes them")) == (2, True)
     assert user("hand", "start", "--hand", "k2", "--session", "S", "--game", "NT", "--stakes",
                 "1/2", "--button", "Ann", "--seats", "Ann:100,Bob:100,Cy:99")[0] == 0
     assert user("undo", "k1", "--by", "Dan") == (2, "", (
