@@ -198,6 +198,37 @@ def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None
         "hand alone passes the chips on)\n"))
 
 
+def test_the_audit_cites_the_odd_chip_s_rule_for_one_carried_to_no_hand(  # noqa: ANN001
+        user, tmp_path: Path) -> None:
+    """The odd chip of k1 (RULES.md §2.2, §5; the hand of the test above) and a file that
+    closes the session after k1: the audit's finding on the 1 chip carried to no hand cites
+    the odd chip's sections, by k1's options, not the declare pot's §3.8, §7.1."""
+    assert user("session", "open", "S")[0] == 0
+    for player in ("Ann", "Bob", "Cy"):
+        assert user("buyin", "S", player, "100")[0] == 0
+    assert user("hand", "start", "--hand", "k1", "--session", "S", "--game", "NT", "--antes",
+                "1", "--stakes", "1/2", "--button", "Cy", "--split-options",
+                "odd_chip_tie_order=carry_to_next_hand", "--seats",
+                "Ann:100,Bob:100,Cy:100")[0] == 0
+    assert _table(user, "k1", [
+        "d dh Ann 2c3d", "d dh Bob 4c5d", "d dh Cy 6c7d", "Cy f", "Ann cc", "Bob cc",
+        "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts", "Ann cc",
+        "Bob cc", "pay Ann 3", "pay Bob 3", "end"]) == 0
+    export = tmp_path / "k.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    closed = tmp_path / "closed.jsonl"
+    closed.write_text(export.read_text() + '{"session":"S","seq":5,"event":{'
+                      '"schema_version":1,"type":"session_closed"}}\n')
+    other = str(tmp_path / "other.duckdb")
+    assert user("--db", other, "import", str(closed))[0] == 0
+    code, out, _ = user("--db", other, "audit")
+    assert (code, out.splitlines()[0]) == (1, (
+        "chip_conservation: hand k1 carried 1 chips to the session's next hand (RULES.md "
+        "§2.2, §5), but the session closed with no hand that took them: carried chips owed by "
+        "nobody (`handledger settle --session S` names the ways) (-1) [session S, hand k1; "
+        "expected 1, actual 0]"))
+
+
 def test_a_hand_that_carried_nothing_cannot_be_made_to_carry_once_the_next_started(
         user, db: str, h1_declaring: Path) -> None:  # noqa: ANN001
     """Bob declared low: he wins the 4 and nothing carries; h2 starts with no carry_over (pot
@@ -479,7 +510,7 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
     assert code == 0, err
     code, out, _ = user("--db", other, "audit")
     assert (code, out.splitlines()) == (1, [
-        "chip_conservation: hand h1 carried 4 chips to the session's next hand (RULES.md §2.2, "
+        "chip_conservation: hand h1 carried 4 chips to the session's next hand (RULES.md "
         "§3.8, §7.1), but the session closed with no hand that took them: carried chips owed by "
         "nobody (`handledger settle --session sat` names the ways) (-4) [session sat, hand h1; "
         "expected 4, actual 0]",

@@ -28,3 +28,12 @@ def carry_sections(options: Any) -> str:
         return "RULES.md §2.2, §5"
     sections = ["§2.2", "§3.8", "§5"] if odd else ["§3.8"] if declare else []
     return "RULES.md " + ", ".join([*sections, "§7.1"])
+
+
+def carried_rule(result: Any, started: Any) -> str:
+    """:func:`carry_sections` of a hand whose engine ``result`` carries chips to the
+    session's next hand (``carried`` or ``carried_out``), by the options of its first event
+    ``started`` (a ``hand_started``); "" when it carries none or does not start so."""
+    if not (result.carried or result.carried_out) or started.type != "hand_started":
+        return ""
+    return carry_sections(started.options)
