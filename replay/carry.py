@@ -400,22 +400,34 @@ def _void_through(ledger: Any, hand: str) -> str:
 
 
 
-def still_carried(ledger: Any, session: str, in_play: Sequence[str] = ()) -> int:
+def still_carried(ledger: Any, session: str, in_play: Sequence[str] = (),
+                  rules: set[str] | None = None) -> int:
     """The chips of ``session`` carried to a next hand that no ended hand holds yet (RULES.md
     §2.2, §3.8, §7.1): what its last hand leaves for the next (:func:`unclaimed`) and what each of
     its hands ``in_play`` (recorded live, not yet ended) brought in, in their pot and paid
-    when they end. The players' nets of the session sum to minus these until then."""
+    when they end. The players' nets of the session sum to minus these until then.
+    ``rules``, when given, gets the RULES.md sections of the rule that carried each part, by
+    the options of the hand that carried it (:func:`ledger.model.carry_rules.carry_sections`;
+    chips a voided hand passes on, and those a hand in play brought in, by the hand they came
+    from)."""
     hands = ledger.streams(kind="hand", session=session)
     if not hands:
         return 0
     chips = 0
     last = [row.event for row in ledger.read(hands[-1], upto=2)]
     if may_pass_on(last):
-        chips += unclaimed([row.event for row in ledger.read(hands[-1])])
+        events = [row.event for row in ledger.read(hands[-1])]
+        left, passed = _leaves(events)
+        chips += left
+        if left and rules is not None:
+            rules.add(hand_sections(ledger, events[1].other_hand) if passed
+                      else _sections_of(events))
     for hand in in_play:
         events = [row.event for row in ledger.read(hand, upto=2)]
         if brought_in(events):
             chips += events[1].amount
+            if rules is not None:
+                rules.add(hand_sections(ledger, events[1].other_hand))
     return chips
 
 

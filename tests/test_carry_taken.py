@@ -168,7 +168,8 @@ def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None
     check it down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried (the
     end is seq 24). k2 starts and takes it (k1's ``carry_over`` out, seq 25): an undo of k1
     is refused naming k2, citing the odd chip's rule, not the declare pot's; before k2,
-    ``session close`` and ``settle`` are refused citing it too."""
+    ``session close`` and ``settle`` are refused citing it too, and the notes of
+    ``balances`` and ``standings`` on the 1 chip the nets sum short cite it."""
     assert user("session", "open", "S")[0] == 0
     for player in ("Ann", "Bob", "Cy"):
         assert user("buyin", "S", player, "100")[0] == 0
@@ -187,6 +188,11 @@ def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None
     code, _, err = user("settle")
     assert (code, err.startswith(f"error: cannot settle: {left}the players' nets sum to -1 "
                                  "chips until a hand takes them")) == (2, True)
+    noted = ("note: the players' nets sum to -1 chips, not 0: chips carried to the session's "
+             "next hand (RULES.md §2.2, §5), counted once the hand that takes them ends; "
+             "`handledger state HAND` names them")
+    assert user("balances")[1].splitlines()[-1] == noted
+    assert user("standings")[1].splitlines()[-2:] == ["(sum)              -1           -1", noted]
     assert user("hand", "start", "--hand", "k2", "--session", "S", "--game", "NT", "--stakes",
                 "1/2", "--button", "Ann", "--seats", "Ann:100,Bob:100,Cy:99")[0] == 0
     assert user("undo", "k1", "--by", "Dan") == (2, "", (
@@ -345,7 +351,7 @@ def test_an_imported_carry_over_in_is_what_its_hand_carried(user, tmp_path: Path
 def test_a_pot_still_carried_is_said_as_carried_and_not_written_as_phh(  # noqa: ANN001
         user, tmp_path: Path, played) -> None:
     note = ("note: the players' nets sum to -4 chips, not 0: chips carried to the session's "
-            "next hand (RULES.md §2.2, §3.8, §7.1), counted once the hand that takes them "
+            "next hand (RULES.md §3.8, §7.1), counted once the hand that takes them "
             "ends; `handledger state HAND` names them")
     assert user("balances")[1].splitlines()[-1] == note
     out = tmp_path / "h1.phh"
@@ -414,7 +420,7 @@ def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # no
         "Bob                -2           -2",
         "(sum)              -4           -4",
         "note: the players' nets sum to -4 chips, not 0: chips carried to the session's next "
-        "hand (RULES.md §2.2, §3.8, §7.1), counted once the hand that takes them ends; "
+        "hand (RULES.md §3.8, §7.1), counted once the hand that takes them ends; "
         "`handledger state HAND` names them"]
     code, out, err = user("audit")
     assert (code, out.strip(), err.strip()) == (0, (
@@ -442,7 +448,7 @@ def test_standings_note_gives_the_sum_row_beside_a_hand_in_progress(  # noqa: AN
                  ("hand", "start", "--session", "sun", "--hand", "o1", "--game", "NT",
                   "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")):
         assert user(*args)[0] == 0
-    carried = ("chips carried to the session's next hand (RULES.md §2.2, §3.8, §7.1), counted "
+    carried = ("chips carried to the session's next hand (RULES.md §3.8, §7.1), counted "
                "once the hand that takes them ends; `handledger state HAND` names them")
     assert user("standings")[1].splitlines() == [
         "player            sat        sun        total",
@@ -453,7 +459,7 @@ def test_standings_note_gives_the_sum_row_beside_a_hand_in_progress(  # noqa: AN
         "far (Ann 1, Bob 2) count as put in, no payout counted until it ends; the nets are "
         "final once it ends (`handledger act o1 end`) or is voided",
         "note: the players' nets sum to -7 chips, not 0: 4 chips of them carried to the "
-        "session's next hand (RULES.md §2.2, §3.8, §7.1), counted once the hand that takes "
+        "session's next hand (RULES.md §3.8, §7.1), counted once the hand that takes "
         "them ends; `handledger state HAND` names them; 3 chips in the pots of hands in progress "
         "(above), counted once they end"]
     assert user("void", "o1", "--reason", "misdeal", "--by", "Dan")[0] == 0
@@ -484,7 +490,7 @@ def test_standings_note_stays_when_other_chips_offset_the_carried_ones(  # noqa:
         "Ann                -2           -1           -3",
         "(sum)              -4            4            0",
         "note: the players' nets sum to 0 chips, but the books do not balance: 4 chips of "
-        "them carried to the session's next hand (RULES.md §2.2, §3.8, §7.1), counted once "
+        "them carried to the session's next hand (RULES.md §3.8, §7.1), counted once "
         "the hand that takes them ends; `handledger state HAND` names them; the rest, +4 "
         "chips: chips the table kept or paid to nobody (a rake, a hand paid short) or paid "
         "beyond the pot; `handledger audit` names the hands"]
@@ -524,7 +530,7 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
     assert user("--db", other, "standings")[1].splitlines()[-2:] == [
         "(sum)              -4           -4",
         "note: the players' nets sum to -4 chips, not 0: chips carried to the session's next "
-        "hand (RULES.md §2.2, §3.8, §7.1), owed by nobody: session sat is closed and deals no "
+        "hand (RULES.md §3.8, §7.1), owed by nobody: session sat is closed and deals no "
         "hand that takes them (`handledger settle --session sat` names the ways)"]
     assert user("--db", other, "session", "list")[1].split("  ")[-1].strip() == (
         "closed, not settled: hand h1 carries 4 chips to the session's next hand, which it "
