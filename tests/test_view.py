@@ -332,6 +332,11 @@ def test_the_page_lists_every_event_without_script_and_names_discards(run, tmp_p
                              "12  p2 sd — Cy stands pat",
                              "13  p3 sd 3c — Ann discards 3c",
                              "14  d dh p1 Jh5s — Bob is dealt Jh 5s"]
+    # after Bob's discard the dealer deals his 2 replacement cards next, as `state` says,
+    # though Cy and Ann have still to discard: nobody is to act (RULES.md §4.2)
+    assert [(s["to_act"], s["dealer_next"]) for s in steps[9:15]] == [
+        ("Bob", ""), (None, "Bob 2 replacement cards"), (None, "Bob 2 replacement cards"),
+        (None, "Bob 2 replacement cards"), (None, "Ann 1 replacement card"), ("Bob", "")]
 
 
 def _outside_needs_js(page: str) -> list[str]:
