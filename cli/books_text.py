@@ -104,7 +104,7 @@ def unbalanced_lines(sums: list[dict[str, Any]], rake: Sequence[dict[str, Any]] 
         carried = u.get("carried", 0)
         if carried and carried == -u["net_sum"]:
             out.append(f"note: the players' nets sum to {said}, not 0: chips carried to the "
-                       "session's next hand (RULES.md §2.2, §3.8, §7.1), counted once the hand "
+                       f"session's next hand ({_rule(u)}), counted once the hand "
                        "that takes them ends; `handledger state HAND` names them")
             continue
         if not carried and u["net_sum"] < 0 and -u["net_sum"] == _raked(rake, u):
@@ -387,11 +387,10 @@ def carried_sum_lines(grid: Any) -> list[str]:
                 else f"note: the players' nets sum to {_amount(u, 0)}, but the books do not "
                 "balance: ")
         if not pots and not rest:
-            out.append(f"{head}chips carried to the session's next hand (RULES.md §2.2, §3.8, "
-                       f"§7.1), {why}")
+            out.append(f"{head}chips carried to the session's next hand ({_rule(u)}), {why}")
             continue
         parts = [f"{_amount(u, carried)} of them carried to the session's next hand "
-                 f"(RULES.md §2.2, §3.8, §7.1), {why}"]
+                 f"({_rule(u)}), {why}"]
         if pots:
             parts.append(f"{_amount(u, pots)} in the pots of hands in progress (above), "
                          "counted once they end")
@@ -414,6 +413,15 @@ def _amount(u: dict[str, Any], n: int, sign: bool = False) -> str:
     unit = (u["chip_value_minor"], u["decimals"], u["currency"])
     return ((f"{n:+d}" if sign else f"{n}") + (" chips" if sign or n != 1 else " chip")
             + ("" if unit == (1, 0, None) else f" of {chip_unit_text(unit)}"))
+
+
+def _rule(u: dict[str, Any]) -> str:
+    """The RULES.md sections of the rule that carried a unit's chips (``carried_rule``, by
+    the carrying hands' options: :func:`replay.books.standings`), either rule's when not
+    known."""
+    from ledger.model.carry_rules import EITHER
+
+    return u.get("carried_rule") or EITHER
 
 
 def _carried_why(closed: list[str]) -> str:

@@ -618,10 +618,12 @@ def bet_word(state: HandData) -> str:
     ``state`` offers it (RULES.md §4.1): ``"complete"`` on stud's third street while the
     bet is below the full bet (:func:`full_bet`: the small bet, the minimum bet in no-limit
     and pot-limit stud; raising the bring-in to a full bet, or opening for one in its
-    place), ``"raise"`` facing a bet (a blind is one), ``"bet"`` when nobody has bet this
-    round."""
-    current = state.rnd.current
-    if state.street == 0 and current < full_bet(state):
+    place) and no bet of the round has counted as a full one, ``"raise"`` facing a bet (a
+    blind is one; an all-in short of the full bet that counts as full, under the half-bet
+    rule of §1.7, is raised, not completed), ``"bet"`` when nobody has bet this round."""
+    rnd = state.rnd
+    current = rnd.current
+    if state.street == 0 and current < full_bet(state) and not rnd.full_level:
         return "complete"
     return "raise" if current else "bet"
 

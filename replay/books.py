@@ -144,39 +144,50 @@ def _carried_aside(ledger: Ledger, books: Any, session: str | None, money: bool)
     of zero by them until that hand ends."""
     carried = _carried(ledger, books.in_progress, session, money)
     for u in books.unbalanced:
-        chips, _ = carried.get((u["chip_value_minor"], u["decimals"], u["currency"]), (0, []))
+        chips, _, rule = carried.get((u["chip_value_minor"], u["decimals"], u["currency"]),
+                                     (0, [], ""))
         if chips:
             u["carried"] = chips
+            u["carried_rule"] = rule
 
 
 def _carried(ledger: Ledger, in_progress: list[dict[str, Any]], session: str | None,
-             money: bool) -> dict[tuple[Any, ...], tuple[int, list[str]]]:
+             money: bool) -> dict[tuple[Any, ...], tuple[int, list[str], str]]:
     """Per chip unit ``(chip_value_minor, decimals, currency)`` (with ``money``: ``(None,
     decimals, currency)``), the chips of ``session`` (None: every session) carried to a next
     hand that no ended hand holds yet (:func:`replay.carry.still_carried`, RULES.md §3.8,
     §7.1; chips of the unit, with ``money`` minor units), and the closed sessions among those
-    that hold them, which deal no hand that takes them (owed by nobody). ``in_progress``: the
-    hands still open (:func:`player_balances.open_hands`)."""
+    that hold them, which deal no hand that takes them (owed by nobody), and the RULES.md
+    sections of the rule that carried them, by the options of the hands that carried them
+    (:func:`ledger.model.carry_rules.carry_sections`; either rule's, ``EITHER``, when those
+    hands' rules differ). ``in_progress``: the hands still open
+    (:func:`player_balances.open_hands`)."""
+    from ledger.model.carry_rules import EITHER
     from replay.carry import still_carried
 
     in_play: dict[str, list[str]] = {}
     for h in in_progress:
         if h["session"] is not None:
             in_play.setdefault(h["session"], []).append(h["hand"])
-    carried: dict[tuple[Any, ...], tuple[int, list[str]]] = {}
+    carried: dict[tuple[Any, ...], tuple[int, list[str], str]] = {}
+    rules: dict[tuple[Any, ...], set[str]] = {}
     for name, value, decimals, currency, closed in ledger.connection.execute(
             "SELECT DISTINCT r.session, coalesce(r.chip_value_minor, 1),"
             " coalesce(r.decimals, 0), nullif(r.currency, ''), coalesce(b.closed, false)"
             " FROM player_session_results r JOIN session_book b USING (session)"
             " WHERE r.session IS NOT NULL AND ($1 IS NULL OR r.session = $1)"
             " ORDER BY ALL", [session]).fetchall():
-        chips = still_carried(ledger, name, in_play.get(name, []))
+        cited: set[str] = set()
+        chips = still_carried(ledger, name, in_play.get(name, []), cited)
         if chips:
             key = (None, int(decimals), currency) if money else (int(value), int(decimals),
                                                                    currency)
-            before, shut = carried.get(key, (0, []))
+            before, shut, _ = carried.get(key, (0, [], ""))
+            seen = rules.setdefault(key, set())
+            seen |= cited
             carried[key] = (before + chips * (int(value) if money else 1),
-                            [*shut, *([name] if closed else [])])
+                            [*shut, *([name] if closed else [])],
+                            next(iter(seen)) if len(seen) == 1 else EITHER)
     return carried
 
 
@@ -194,10 +205,11 @@ def standings(path: str, *, money: bool, progress: Progress = silent, note: Note
         sums = {(u["chip_value_minor"], u["decimals"], u["currency"]): u
                 for u in player_balances.unbalanced(ledger.connection, None, money)}
         rows = []  # the units whose sum row holds chips carried to a next hand
-        for key, (chips, closed) in _carried(ledger, grid.in_progress, None, money).items():
+        for key, (chips, closed, rule) in _carried(ledger, grid.in_progress, None,
+                                                   money).items():
             u = sums.get(key) or dict(zip(("chip_value_minor", "decimals", "currency"), key,
                                           strict=True), net_sum=0)
-            rows.append({**u, "carried": chips, "closed": closed})
+            rows.append({**u, "carried": chips, "closed": closed, "carried_rule": rule})
         return replace(grid, unbalanced=rows)
 
 

@@ -34,14 +34,17 @@ class LeftToNone(NamedTuple):
     """Chips a session's last hand leaves to a next hand the session does not hold yet
     (:func:`left_to_none`): the ``hand``, the ``chips``, ``came`` the hand they came from when
     the last hand passes on chips carried into it (None when it carries them itself), and
-    whether it is ``voided`` (False: it carries them, or its log stops short), and whether
-    the hand ``came`` is voided too (``came_voided``: it passed them on in its turn)."""
+    whether it is ``voided`` (False: it carries them, or its log stops short), whether
+    the hand ``came`` is voided too (``came_voided``: it passed them on in its turn), and
+    the RULES.md ``sections`` of the rule that carried them, by the options of the hand that
+    carried them (``hand``, else ``came``: :func:`ledger.model.carry_rules.carry_sections`)."""
 
     hand: str
     chips: int
     came: str | None
     voided: bool = False
     came_voided: bool = False
+    sections: str = EITHER
 
 
 #: The source key's start of a batch that only records, on a stored hand, the chips it
@@ -397,22 +400,34 @@ def _void_through(ledger: Any, hand: str) -> str:
 
 
 
-def still_carried(ledger: Any, session: str, in_play: Sequence[str] = ()) -> int:
+def still_carried(ledger: Any, session: str, in_play: Sequence[str] = (),
+                  rules: set[str] | None = None) -> int:
     """The chips of ``session`` carried to a next hand that no ended hand holds yet (RULES.md
     §2.2, §3.8, §7.1): what its last hand leaves for the next (:func:`unclaimed`) and what each of
     its hands ``in_play`` (recorded live, not yet ended) brought in, in their pot and paid
-    when they end. The players' nets of the session sum to minus these until then."""
+    when they end. The players' nets of the session sum to minus these until then.
+    ``rules``, when given, gets the RULES.md sections of the rule that carried each part, by
+    the options of the hand that carried it (:func:`ledger.model.carry_rules.carry_sections`;
+    chips a voided hand passes on, and those a hand in play brought in, by the hand they came
+    from)."""
     hands = ledger.streams(kind="hand", session=session)
     if not hands:
         return 0
     chips = 0
     last = [row.event for row in ledger.read(hands[-1], upto=2)]
     if may_pass_on(last):
-        chips += unclaimed([row.event for row in ledger.read(hands[-1])])
+        events = [row.event for row in ledger.read(hands[-1])]
+        left, passed = _leaves(events)
+        chips += left
+        if left and rules is not None:
+            rules.add(hand_sections(ledger, events[1].other_hand) if passed
+                      else _sections_of(events))
     for hand in in_play:
         events = [row.event for row in ledger.read(hand, upto=2)]
         if brought_in(events):
             chips += events[1].amount
+            if rules is not None:
+                rules.add(hand_sections(ledger, events[1].other_hand))
     return chips
 
 
@@ -432,23 +447,24 @@ def left_to_none(ledger: Any, session: str) -> LeftToNone | None:
     if not chips:
         return None
     if not passed:
-        return LeftToNone(last, chips, None)
+        return LeftToNone(last, chips, None, sections=_sections_of(events))
     came = events[1].other_hand
     from replay.amendments import split_stream
 
     came_voided = bool(split_stream([row.event for row in ledger.read(came)])[2])
-    return LeftToNone(last, chips, came, passed == "voided", came_voided)
+    return LeftToNone(last, chips, came, passed == "voided", came_voided,
+                      hand_sections(ledger, came))
 
 
 def left_to_none_text(session: str, left: LeftToNone) -> str:
     """What :func:`left_to_none` found, in words: the hand, its chips and where they came
     from, for a refusal to go on with (``session co: hand c1 carries 20 chips …``)."""
-    hand, chips, came, *_ = left
+    hand, chips, came = left.hand, left.chips, left.came
     many = f"{chips} chip{'s' if chips != 1 else ''}"
     held = (f"hand {hand}, voided or cut short, passes on the {many} hand {came} carried "
             "into it" if came else f"hand {hand} carries {many}")
     return (f"session {session}: {held} to the session's next hand, and no later hand took "
-            "them (RULES.md §2.2, §3.8, §7.1)")
+            f"them ({left.sections})")
 
 
 def left_to_none_ways(left: LeftToNone, closed: bool = False) -> str:
@@ -461,7 +477,7 @@ def left_to_none_ways(left: LeftToNone, closed: bool = False) -> str:
     to the players of the hand they came from), unless that hand is voided itself (it passed
     them on: the undo alone); a hand whose log stops short is voided with it in one write.
     Every way named is one the ledger takes: appended events only."""
-    hand, _, came, voided, came_voided = left
+    hand, came, voided, came_voided = left.hand, left.came, left.voided, left.came_voided
     flag = " --closed" if closed else ""
     fix = (f"correct hand {hand} (`handledger correct {hand} …{flag} --reason … --by …`) or "
            f"void it (`handledger void {hand}{flag} --reason … --by …`)")

@@ -63,6 +63,7 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
     chunk: it comes back as :func:`unreplayable`.
     """
     from ledger.audit.books import hand_facts
+    from ledger.model.carry_rules import carried_rule
     from ledger.model.platform import from_platform
     from replay.fold import replay_events
     from replay.site_summary import site_summary
@@ -93,7 +94,8 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
             add_rows(tables, r, ord_, net=nets[1], paid_net=nets[2])
         fact = hand_facts(r, ord=ord_, position=position, unit=events[0].unit, nets=nets,
                           platform=from_platform(events[0]),
-                          site_summary=site_summary(events[0])) if facts else None
+                          site_summary=site_summary(events[0]),
+                          carry_rule=carried_rule(r.result, events[0])) if facts else None
         out.append(Replayed(rows, text, bool(r.differences), not r.result.verifiable, fact))
     return out
 

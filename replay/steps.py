@@ -171,8 +171,9 @@ class Step:
     #: shown, ``result.verifiable`` false): no pot is awarded, by the table or the rules, and
     #: the stacks count only the uncalled chips returned
     unawarded: bool = False
-    #: a draw waiting for the dealer alone (RULES.md §4.2): whose replacement cards he deals
-    #: next and how many, as ``state`` names it (``"Flo 1 replacement card"``); else ""
+    #: a draw waiting for the dealer (RULES.md §4.2): whose replacement cards he deals next
+    #: and how many, as ``state`` names it (``"Flo 1 replacement card"``), ``to_act`` then
+    #: None even when a player is still to discard after them; else ""
     dealer_next: str = ""
 
     @property
@@ -444,6 +445,9 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
     )
     betting = state.phase == "bet"
     to_act, unsure = who_acts(state)  # as `state` names him (RULES.md §4.1)
+    dealer_next = _replacements_next(state)
+    if dealer_next:  # the replacements owed are dealt before the next discard, as `state` says
+        to_act = None
     return Step(
         seq=seq, type=event.type, action=action, words=words, phase=state.phase,
         street=state.street, street_name=shown_street_name(state),
@@ -456,16 +460,17 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         paid={p: c for p, c in paid.items() if c} if payouts else {},
         awarded=by_rules,
         unawarded=cannot_award(state, result),
-        dealer_next=_replacements_next(state),
+        dealer_next=dealer_next,
     )
 
 
 def _replacements_next(state: HandState) -> str:
-    """In a draw where no player is left to discard, the player whose replacement cards
-    the dealer deals next and how many (``"Flo 1 replacement card"``), as ``state`` names the
-    next deal (the first still owed, RULES.md §4.2); "" otherwise (a player to discard is
+    """In a draw where a player who discarded is still owed his replacement cards, the
+    player whose replacement cards the dealer deals next and how many (``"Flo 1 replacement
+    card"``), as ``state`` names the next deal (the first still owed, RULES.md §4.2), whether
+    or not a player is still to discard after him; "" otherwise (a player to discard is
     ``to_act``)."""
-    if state.phase != "draw" or state.to_act is not None:
+    if state.phase != "draw":
         return ""
     for p, n in state.cards.owed.items():
         return f"{p} {n} replacement card{'' if n == 1 else 's'}"

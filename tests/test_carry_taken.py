@@ -163,11 +163,13 @@ def test_an_undo_of_the_carry_the_next_hand_took_names_that_hand(user, h2_starte
 
 
 def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None:  # noqa: ANN001
-    """RULES.md §2.2, §5, §7.1: with ``odd_chip_tie_order=carry_to_next_hand`` the odd chip of
+    """RULES.md §2.2, §5: with ``odd_chip_tie_order=carry_to_next_hand`` the odd chip of
     a tie stays in the pot for the next deal. Antes 1, blinds 1/2, Cy folds, Ann and Bob
     check it down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried (the
     end is seq 24). k2 starts and takes it (k1's ``carry_over`` out, seq 25): an undo of k1
-    is refused naming k2, citing the odd chip's rule, not the declare pot's."""
+    is refused naming k2, citing the odd chip's rule, not the declare pot's; before k2,
+    ``session close`` and ``settle`` are refused citing it too, and the notes of
+    ``balances`` and ``standings`` on the 1 chip the nets sum short cite it."""
     assert user("session", "open", "S")[0] == 0
     for player in ("Ann", "Bob", "Cy"):
         assert user("buyin", "S", player, "100")[0] == 0
@@ -179,15 +181,58 @@ def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None
         "d dh Ann 2c3d", "d dh Bob 4c5d", "d dh Cy 6c7d", "Cy f", "Ann cc", "Bob cc",
         "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts", "Ann cc",
         "Bob cc", "pay Ann 3", "pay Bob 3", "end"]) == 0
+    left = ("session S: hand k1 carries 1 chip to the session's next hand, and no later hand "
+            "took them (RULES.md §2.2, §5): ")
+    code, _, err = user("session", "close", "S")
+    assert (code, err.startswith(f"error: {left}closed now, they would be owed")) == (2, True)
+    code, _, err = user("settle")
+    assert (code, err.startswith(f"error: cannot settle: {left}the players' nets sum to -1 "
+                                 "chips until a hand takes them")) == (2, True)
+    noted = ("note: the players' nets sum to -1 chips, not 0: chips carried to the session's "
+             "next hand (RULES.md §2.2, §5), counted once the hand that takes them ends; "
+             "`handledger state HAND` names them")
+    assert user("balances")[1].splitlines()[-1] == noted
+    assert user("standings")[1].splitlines()[-2:] == ["(sum)              -1           -1", noted]
     assert user("hand", "start", "--hand", "k2", "--session", "S", "--game", "NT", "--stakes",
                 "1/2", "--button", "Ann", "--seats", "Ann:100,Bob:100,Cy:99")[0] == 0
     assert user("undo", "k1", "--by", "Dan") == (2, "", (
         "error: hand k1: cannot undo the last thing appended to the hand, the record of the 1 "
         "chip(s) it carried to the session's next hand: hand k2 took them as it started "
-        "(RULES.md §2.2, §5, §7.1), and an undo does not take them back from it; nothing "
+        "(RULES.md §2.2, §5), and an undo does not take them back from it; nothing "
         "written; void it with hand k2, which took its chips, in one write (`handledger void "
         "k1 k2 --reason … --by …`) and record them again as new hands (the void of a later "
         "hand alone passes the chips on)\n"))
+
+
+def test_the_audit_cites_the_odd_chip_s_rule_for_one_carried_to_no_hand(  # noqa: ANN001
+        user, tmp_path: Path) -> None:
+    """The odd chip of k1 (RULES.md §2.2, §5; the hand of the test above) and a file that
+    closes the session after k1: the audit's finding on the 1 chip carried to no hand cites
+    the odd chip's sections, by k1's options, not the declare pot's §3.8, §7.1."""
+    assert user("session", "open", "S")[0] == 0
+    for player in ("Ann", "Bob", "Cy"):
+        assert user("buyin", "S", player, "100")[0] == 0
+    assert user("hand", "start", "--hand", "k1", "--session", "S", "--game", "NT", "--antes",
+                "1", "--stakes", "1/2", "--button", "Cy", "--split-options",
+                "odd_chip_tie_order=carry_to_next_hand", "--seats",
+                "Ann:100,Bob:100,Cy:100")[0] == 0
+    assert _table(user, "k1", [
+        "d dh Ann 2c3d", "d dh Bob 4c5d", "d dh Cy 6c7d", "Cy f", "Ann cc", "Bob cc",
+        "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts", "Ann cc",
+        "Bob cc", "pay Ann 3", "pay Bob 3", "end"]) == 0
+    export = tmp_path / "k.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    closed = tmp_path / "closed.jsonl"
+    closed.write_text(export.read_text() + '{"session":"S","seq":5,"event":{'
+                      '"schema_version":1,"type":"session_closed"}}\n')
+    other = str(tmp_path / "other.duckdb")
+    assert user("--db", other, "import", str(closed))[0] == 0
+    code, out, _ = user("--db", other, "audit")
+    assert (code, out.splitlines()[0]) == (1, (
+        "chip_conservation: hand k1 carried 1 chips to the session's next hand (RULES.md "
+        "§2.2, §5), but the session closed with no hand that took them: carried chips owed by "
+        "nobody (`handledger settle --session S` names the ways) (-1) [session S, hand k1; "
+        "expected 1, actual 0]"))
 
 
 def test_a_hand_that_carried_nothing_cannot_be_made_to_carry_once_the_next_started(
@@ -308,7 +353,7 @@ def test_an_imported_carry_over_in_is_what_its_hand_carried(user, tmp_path: Path
 def test_a_pot_still_carried_is_said_as_carried_and_not_written_as_phh(  # noqa: ANN001
         user, tmp_path: Path, played) -> None:
     note = ("note: the players' nets sum to -4 chips, not 0: chips carried to the session's "
-            "next hand (RULES.md §2.2, §3.8, §7.1), counted once the hand that takes them "
+            "next hand (RULES.md §3.8, §7.1), counted once the hand that takes them "
             "ends; `handledger state HAND` names them")
     assert user("balances")[1].splitlines()[-1] == note
     out = tmp_path / "h1.phh"
@@ -353,7 +398,7 @@ WAYS = ("deal the session's next hand (it takes them as dead money), or correct 
         "(`handledger correct h1 … --reason … --by …`) or void it (`handledger void h1 "
         "--reason … --by …`)")
 LEFT = ("session sat: hand h1 carries 4 chips to the session's next hand, and no later hand "
-        "took them (RULES.md §2.2, §3.8, §7.1)")
+        "took them (RULES.md §3.8, §7.1)")
 
 
 def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # noqa: ANN001
@@ -377,7 +422,7 @@ def test_chips_carried_to_no_hand_yet_keep_the_session_open_and_unsettled(  # no
         "Bob                -2           -2",
         "(sum)              -4           -4",
         "note: the players' nets sum to -4 chips, not 0: chips carried to the session's next "
-        "hand (RULES.md §2.2, §3.8, §7.1), counted once the hand that takes them ends; "
+        "hand (RULES.md §3.8, §7.1), counted once the hand that takes them ends; "
         "`handledger state HAND` names them"]
     code, out, err = user("audit")
     assert (code, out.strip(), err.strip()) == (0, (
@@ -405,7 +450,7 @@ def test_standings_note_gives_the_sum_row_beside_a_hand_in_progress(  # noqa: AN
                  ("hand", "start", "--session", "sun", "--hand", "o1", "--game", "NT",
                   "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")):
         assert user(*args)[0] == 0
-    carried = ("chips carried to the session's next hand (RULES.md §2.2, §3.8, §7.1), counted "
+    carried = ("chips carried to the session's next hand (RULES.md §3.8, §7.1), counted "
                "once the hand that takes them ends; `handledger state HAND` names them")
     assert user("standings")[1].splitlines() == [
         "player            sat        sun        total",
@@ -416,7 +461,7 @@ def test_standings_note_gives_the_sum_row_beside_a_hand_in_progress(  # noqa: AN
         "far (Ann 1, Bob 2) count as put in, no payout counted until it ends; the nets are "
         "final once it ends (`handledger act o1 end`) or is voided",
         "note: the players' nets sum to -7 chips, not 0: 4 chips of them carried to the "
-        "session's next hand (RULES.md §2.2, §3.8, §7.1), counted once the hand that takes "
+        "session's next hand (RULES.md §3.8, §7.1), counted once the hand that takes "
         "them ends; `handledger state HAND` names them; 3 chips in the pots of hands in progress "
         "(above), counted once they end"]
     assert user("void", "o1", "--reason", "misdeal", "--by", "Dan")[0] == 0
@@ -447,7 +492,7 @@ def test_standings_note_stays_when_other_chips_offset_the_carried_ones(  # noqa:
         "Ann                -2           -1           -3",
         "(sum)              -4            4            0",
         "note: the players' nets sum to 0 chips, but the books do not balance: 4 chips of "
-        "them carried to the session's next hand (RULES.md §2.2, §3.8, §7.1), counted once "
+        "them carried to the session's next hand (RULES.md §3.8, §7.1), counted once "
         "the hand that takes them ends; `handledger state HAND` names them; the rest, +4 "
         "chips: chips the table kept or paid to nobody (a rake, a hand paid short) or paid "
         "beyond the pot; `handledger audit` names the hands"]
@@ -473,7 +518,7 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
     assert code == 0, err
     code, out, _ = user("--db", other, "audit")
     assert (code, out.splitlines()) == (1, [
-        "chip_conservation: hand h1 carried 4 chips to the session's next hand (RULES.md §2.2, "
+        "chip_conservation: hand h1 carried 4 chips to the session's next hand (RULES.md "
         "§3.8, §7.1), but the session closed with no hand that took them: carried chips owed by "
         "nobody (`handledger settle --session sat` names the ways) (-4) [session sat, hand h1; "
         "expected 4, actual 0]",
@@ -487,7 +532,7 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
     assert user("--db", other, "standings")[1].splitlines()[-2:] == [
         "(sum)              -4           -4",
         "note: the players' nets sum to -4 chips, not 0: chips carried to the session's next "
-        "hand (RULES.md §2.2, §3.8, §7.1), owed by nobody: session sat is closed and deals no "
+        "hand (RULES.md §3.8, §7.1), owed by nobody: session sat is closed and deals no "
         "hand that takes them (`handledger settle --session sat` names the ways)"]
     assert user("--db", other, "session", "list")[1].split("  ")[-1].strip() == (
         "closed, not settled: hand h1 carries 4 chips to the session's next hand, which it "
@@ -511,7 +556,7 @@ def test_chips_a_voided_hand_passes_on_wait_for_the_next_hand_dealt(  # noqa: AN
     assert (code, out, err.strip()) == (2, "", (
         "error: session sat: hand h2, voided or cut short, passes on the 4 chips hand h1 "
         "carried into it to the session's next hand, and no later hand took them (RULES.md "
-        "§2.2, §3.8, §7.1): closed now, they would be owed by nobody and the books could not "
+        "§3.8, §7.1): closed now, they would be owed by nobody and the books could not "
         "settle; deal the session's next hand (it takes them as dead money), or undo the "
         "void of hand h2 (`handledger undo h2 --by …`): it takes them again; to take back "
         "hand h1 too, void both in one write after that undo (`handledger void h1 h2 --reason "
@@ -548,7 +593,7 @@ def test_a_closed_imported_session_whose_last_hand_is_voided_has_a_way_to_settle
     assert (code, out, err.strip()) == (2, "", (
         "error: cannot settle: session sat: hand h2, voided or cut short, passes on the 4 "
         "chips hand h1 carried into it to the session's next hand, and no later hand took "
-        "them (RULES.md §2.2, §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; undo the void of hand h2 (`handledger undo h2 --closed --by …`): "
         "it takes them again; to take back hand h1 too, void both in one write after that "
         "undo (`handledger void h1 h2 --closed --reason … --by …`), as the session deals no "
@@ -583,7 +628,7 @@ def test_chips_passed_on_twice_name_only_the_undo_that_works(  # noqa: ANN001
     assert (code, out, err.strip()) == (2, "", (
         "error: cannot settle: session sat: hand h3, voided or cut short, passes on the 4 "
         "chips hand h2 carried into it to the session's next hand, and no later hand took "
-        "them (RULES.md §2.2, §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; undo the void of hand h3 (`handledger undo h3 --closed --by …`): "
         "it takes them again, as the session deals no more hands; then run `handledger "
         "settle` again"))
@@ -644,7 +689,7 @@ def test_a_closed_session_whose_last_hand_is_cut_short_names_the_void_of_both(  
     assert (code, out, err.strip()) == (2, "", (
         "error: cannot settle: session sat: hand h2, voided or cut short, passes on the 4 "
         "chips hand h1 carried into it to the session's next hand, and no later hand took "
-        "them (RULES.md §2.2, §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
+        "them (RULES.md §3.8, §7.1): the players' nets sum to -4 chips, owed by nobody: the "
         "session is closed; void it with hand h1 in one write (`handledger void h1 h2 "
         "--closed --reason … --by …`), as the session deals no more hands; then run "
         "`handledger settle` again"))

@@ -322,3 +322,29 @@ def test_a_completion_reopens_the_betting_for_the_bring_in_and_its_callers(user,
     assert _table(user, "b1", ["d dh Cy KsKd5c", "d dh Dee Qs3d2d", "Dee pb",
                                "Cy cbr 2"])[-1] == (
         "7 bet_raise; Dee to act: to call 1, raise to 4..4")
+
+
+def test_an_all_in_counted_as_the_completion_is_raised_not_completed(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §1.7 (half-bet rule) and §4.1: bring-in 2, small bet 4. Ann, left 3 after
+    her ante, opens all-in for 3 in place of the bring-in: 3 is at least half a bet, so it
+    counts as the full completion, and Bob faces a raise to 3 + 4 = 7 ("raise", not
+    "complete"; a raise to 5 is refused in those words). When Ann brings it in for 2 and
+    Bob, left 3, goes all-in for 3, the 1 over the bring-in is below half a bet: no full
+    bet yet, and Cy may still complete to 4."""
+    Ledger(db).close()
+    stakes = ("--game", "F7S", "--antes", "1", "--bring-in", "2", "--small-bet", "4",
+              "--big-bet", "8")
+    assert user("hand", "start", "--hand", "S3", *stakes,
+                "--seats", "Ann:4,Bob:100,Cy:100")[0] == 0
+    deal = ["d dh Ann 8c8d2c", "d dh Bob Th9h3d", "d dh Cy AsKsQd"]
+    assert _table(user, "S3", [*deal, "Ann cbr 3"])[-1] == (
+        "8 all_in; Bob to act: to call 3, raise to 7..7")
+    assert user("act", "S3", "Bob cbr 5") == (
+        2, "", "error: hand S3, action 'Bob cbr 5': raise to 5 is below the minimum 7; "
+               "now: Bob to act: to call 3, raise to 7..7\n")
+    _void(user, "S3")
+    assert user("hand", "start", "--hand", "S4", *stakes,
+                "--seats", "Ann:100,Bob:4,Cy:100")[0] == 0
+    assert _table(user, "S4", [*deal, "Ann pb", "Bob cbr 3"])[-2:] == [
+        "8 forced_bet; Bob to act: to call 2, complete to 3..3",
+        "9 all_in; Cy to act: to call 3, complete to 4..4"]

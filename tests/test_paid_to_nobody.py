@@ -156,10 +156,10 @@ def test_a_short_end_counts_a_chip_carried_to_the_next_hand_as_no_payout(user) -
     # the odd chip is left in the pot for the next deal (RULES.md §2.2, its option §5), not a
     # declare pot nobody is eligible to win (§3.8)
     assert user("state", "k1")[1].splitlines()[3] == (
-        "carried: 1 to the session's next hand, paid to nobody (RULES.md §2.2, §5, §7.1)")
+        "carried: 1 to the session's next hand, paid to nobody (RULES.md §2.2, §5)")
     assert user("act", "k1", "pay Bob 4") == (2, "", (
         "error: hand k1, action 'pay Bob 4': the pot holds 7, 1 of it carried to the session's "
-        "next hand (odd_chip_tie_order = carry_to_next_hand; RULES.md §2.2, §5, §7.1), 3 "
+        "next hand (odd_chip_tie_order = carry_to_next_hand; RULES.md §2.2, §5), 3 "
         "already paid: at most 3 can be paid; now: phase showdown, next: pay PLAYER AMOUNT or "
         "end\n"))
     assert user("act", "k1", "end") == (2, "", (

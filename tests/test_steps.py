@@ -5,7 +5,10 @@ when its event lines named the players and the chips of forced bets and payouts,
 pots of a hand whose betting goes on were named as the table names them: dispute-at8,
 ex01-at20 and straddle-allin-at10, each checked by hand in the tests below; and when a
 payout took its chips out of the pot shown: the rows of a pay and after it, whose stacks and
-pot now add up to the chips on the table, checked in tests/test_paid_out.py)."""
+pot now add up to the chips on the table, checked in tests/test_paid_out.py; and when a
+draw's row named the dealer dealing the replacement cards owed before the next player's
+discard, as ``state`` does: five-card-draw rows 11 and 12, Bob's 2 cards, checked against
+``act``)."""
 
 from __future__ import annotations
 
@@ -341,8 +344,9 @@ def test_show_names_the_dealer_s_replacement_deal_in_a_draw(run) -> None:  # noq
     """Deuce-to-seven triple draw (RULES.md §4.2): once Flo has discarded one card (Eli
     stood pat, Dan folded) the dealer deals Flo's replacement next, as ``state`` says
     (``next: d dh Flo CARDS (1 card drawn)``): the row says so instead of naming nobody; in
-    the second draw, Flo still to discard, the row names Flo (the engine takes his discard
-    or Eli's replacement first)."""
+    the second draw Eli discards first: his replacement is dealt before Flo's discard, as
+    ``state`` says (``next: d dh Eli CARDS (1 card drawn)``), so the row names the dealer's
+    deal, not Flo, and the page's ``to_act`` is nobody."""
     assert run("hand", "start", "--hand", "t", "--game", "F2L3D", "--stakes", "1/2",
                "--small-bet", "2", "--big-bet", "4", "--seats", "Dan:50,Eli:50,Flo:50",
                "--button", "Dan").exit_code == 0
@@ -358,10 +362,37 @@ def test_show_names_the_dealer_s_replacement_deal_in_a_draw(run) -> None:  # noq
         " 12 d dh Flo 9h                  pot 4 bet 0 [Eli:48 Flo:48 Dan:50] bet → Eli",
         " 13 Eli cc                       pot 4 bet 0 [Eli:48 Flo:48 Dan:50] bet → Flo",
         f" 14 Flo cc                       {stacks} draw → Eli",
-        f" 15 Eli sd ??                    {stacks} draw → Flo",
+        f" 15 Eli sd ??                    {stacks} draw → dealer deals Eli 1 replacement card",
         f" 16 d dh Eli 8h                  {stacks} draw → Flo"]
     assert run("state", "t").output.splitlines()[1] == (
         "phase draw, Flo to act: Flo sd CARDS (discard) or Flo sd (stand pat)")
+
+
+def test_show_names_the_replacement_owed_before_the_next_discard(run) -> None:  # noqa: ANN001
+    """Deuce-to-seven triple draw, Cy discards first (one card): ``act`` and ``state`` name
+    the dealer dealing Cy's replacement next though Ann and Bob have still to discard; the
+    row of Cy's discard says the same. Each pays 2 before the draw: pot 6, stacks 98."""
+    assert run("hand", "start", "--game", "F2L3D", "--stakes", "1/2", "--small-bet", "2",
+               "--big-bet", "4", "--seats", "Ann:100,Bob:100,Cy:100", "--button", "Bob",
+               "--hand", "d2").exit_code == 0
+    for a in ("d dh p1 ??????????", "d dh p2 ??????????", "d dh p3 ??????????", "Bob cc",
+              "Cy cc", "Ann cc"):
+        assert run("act", "d2", a).exit_code == 0
+    said = run("act", "d2", "Cy sd ??")
+    assert said.output == "10 discard; phase draw, next: d dh Cy CARDS (1 card drawn)\n"
+    rows = run("show", "d2").output.splitlines()
+    assert rows[9] == (" 10 Cy sd ??                     pot 6 [Cy:98 Ann:98 Bob:98] "
+                        "draw → dealer deals Cy 1 replacement card")
+    assert run("state", "d2").output.splitlines()[1] == (
+        "phase draw, next: d dh Cy CARDS (1 card drawn)")
+    for a in ("d dh p1 ??", "Ann sd ????"):
+        assert run("act", "d2", a).exit_code == 0
+    rows = run("show", "d2").output.splitlines()
+    assert rows[10:] == [
+        " 11 d dh Cy ??                   pot 6 [Cy:98 Ann:98 Bob:98] draw → Ann",
+        " 12 Ann sd ????                  pot 6 [Cy:98 Ann:98 Bob:98] "
+        "draw → dealer deals Ann 2 replacement cards",
+        "    pot 0: 6 (Cy, Ann, Bob)"]
 
 
 def test_a_discard_names_the_cards_known_and_counts_the_rest(run, db) -> None:  # noqa: ANN001

@@ -332,3 +332,65 @@ def test_the_page_lists_every_event_without_script_and_names_discards(run, tmp_p
                              "12  p2 sd — Cy stands pat",
                              "13  p3 sd 3c — Ann discards 3c",
                              "14  d dh p1 Jh5s — Bob is dealt Jh 5s"]
+    # after Bob's discard the dealer deals his 2 replacement cards next, as `state` says,
+    # though Cy and Ann have still to discard: nobody is to act (RULES.md §4.2)
+    assert [(s["to_act"], s["dealer_next"]) for s in steps[9:15]] == [
+        ("Bob", ""), (None, "Bob 2 replacement cards"), (None, "Bob 2 replacement cards"),
+        (None, "Bob 2 replacement cards"), (None, "Ann 1 replacement card"), ("Bob", "")]
+
+
+def _outside_needs_js(page: str) -> list[str]:
+    """The ids and classes of the elements of ``page`` not inside one of class
+    ``needs-js`` (nor of it), in page order: what a browser without JavaScript shows."""
+    from html.parser import HTMLParser
+
+    void = {"meta", "link", "input", "br", "img", "hr", "source", "wbr"}
+
+    class Shown(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stack: list[bool] = []  # per open element: inside needs-js
+            self.shown: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            a = dict(attrs)
+            hidden = (bool(self.stack) and self.stack[-1]) or "needs-js" in (
+                a.get("class") or "").split()
+            if not hidden:
+                if a.get("id"):
+                    self.shown.append(f"#{a['id']}")
+                self.shown.extend(f".{c}" for c in (a.get("class") or "").split())
+            if tag not in void:
+                self.stack.append(hidden)
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag not in void and self.stack:
+                self.stack.pop()
+
+    parser = Shown()
+    parser.feed(page)
+    return parser.shown
+
+
+def test_without_script_the_page_hides_what_only_the_script_fills(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """The dispute, corrected once: read without JavaScript, the page shows no step buttons,
+    slider, key hint, empty ``After step :`` panel, empty pots and players tables, seats with
+    no stacks, nor version buttons that do nothing: each is inside an element of class
+    ``needs-js``, which hand.css hides until hand.js marks ``<html>`` with ``js``. What the
+    page writes itself stays shown: the events, the end of the hand, the history."""
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    assert run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "split",
+               "--by", "floor").exit_code == 0
+    page = tmp_path / "d.html"
+    assert run("view", "dispute-1", "-o", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    assert "html:not(.js) .needs-js { display: none !important; }" in html
+    assert 'document.documentElement.classList.add("js");' in html
+    shown = _outside_needs_js(html)
+    for gone in ("#table", "#felt", "#seat-0", ".seat-stack", "#controls", "#first", "#prev",
+                 "#next", "#last", "#slider", "#step-label", ".hint", "#now", "#now-seq",
+                 "#pots", "#players", "#turn", "#version-corrected", "#version-original",
+                 "#versions-label"):
+        assert gone not in shown, gone
+    for kept in ("#events", "#end", ".explanation", ".payouts", "#history", ".versions-note"):
+        assert kept in shown, kept

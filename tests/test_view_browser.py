@@ -406,3 +406,24 @@ def test_a_draw_names_the_dealer_s_deal_and_the_cards_discarded(browser: Browser
     assert [text(li) for li in css(d, "#events li")][10:] == [
         "11  p2 sd 9s — Flo discards 9s", "12  d dh p2 8h — Flo is dealt 8h"]
     shoot(d, tmp_path, "draw")
+
+
+def test_without_script_only_what_the_page_writes_is_shown(browser: Browser,
+                                                           pages: dict[str, Path]) -> None:
+    """The corrected dispute with JavaScript off: the table, the step control, the panel of
+    the step (``After step :`` with its empty tables) and the version buttons are not
+    displayed; the events, the end of the hand and the history are. With it back on, the
+    step control is displayed again."""
+    d = browser.driver
+    d.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        d.get(pages["dispute"].as_uri())
+        assert [by_id(d, i).is_displayed() for i in (
+            "table", "controls", "now", "version-corrected", "version-original")] == [
+            False] * 5
+        assert [by_id(d, i).is_displayed() for i in ("events", "end", "history")] == [True] * 3
+        assert css(d, "noscript") != []
+    finally:
+        d.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    load(d, pages["dispute"])
+    assert [by_id(d, i).is_displayed() for i in ("table", "controls", "now")] == [True] * 3

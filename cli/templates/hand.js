@@ -3,6 +3,7 @@
 // textContent (never as HTML), so a player named like markup is shown as text.
 (function () {
   "use strict";
+  document.documentElement.classList.add("js");  // shows the .needs-js parts (hand.css)
   var data = JSON.parse(document.getElementById("hand-data").textContent);
   var SUITS = { s: ["\u2660", "spades"], h: ["\u2665", "hearts"], d: ["\u2666", "diamonds"],
                 c: ["\u2663", "clubs"] };

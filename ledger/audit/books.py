@@ -94,6 +94,10 @@ class HandFacts:
     #: Where the site's own summary disagrees with the hand's lines (a site text's hand,
     #: FORMATS.md): ``(player or None, what the lines give, what the summary says, words)``.
     site_summary: tuple[tuple[str | None, int, int, str], ...] = ()
+    #: The RULES.md sections of the rule by which the hand carries ``carried``, by its
+    #: options (:func:`ledger.model.carry_rules.carry_sections`: ``"RULES.md §2.2, §5"`` for
+    #: an odd chip); "" when not known (either rule's sections are cited then).
+    carry_rule: str = ""
 
     def __init__(self, hand: str, session: str | None, ord: int, position: int, game: str,
                  status: str, starting: Mapping[str, int], contributions: Mapping[str, int],
@@ -102,7 +106,8 @@ class HandFacts:
                  carried_in: int = 0, payouts: tuple[PayoutFinding, ...] = (),
                  unit: tuple[int, str | None, int] = (1, None, 0), error: str | None = None,
                  platform: bool = False,
-                 site_summary: tuple[tuple[str | None, int, int, str], ...] = ()) -> None:
+                 site_summary: tuple[tuple[str | None, int, int, str], ...] = (),
+                 carry_rule: str = "") -> None:
         # the fields above, written as the generated __init__ would (one made per replayed
         # hand: the frozen dataclass's own sets each through object.__setattr__, twice the
         # time); a new field goes here too
@@ -111,7 +116,7 @@ class HandFacts:
             starting=starting, contributions=contributions, paid=paid, net=net,
             pot_out=pot_out, rules_net=rules_net, carried=carried, carried_in=carried_in,
             payouts=payouts, unit=unit, error=error, platform=platform,
-            site_summary=site_summary)
+            site_summary=site_summary, carry_rule=carry_rule)
 
     def renumbered(self, ords: int, positions: int) -> HandFacts:
         """These facts with ``ord`` moved up by ``ords`` and ``position`` by ``positions``:
@@ -156,12 +161,14 @@ class HandFacts:
 
 def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
                nets: tuple[Any, Any, Any] | None = None, platform: bool = False,
-               site_summary: tuple[tuple[str | None, int, int, str], ...] = ()) -> HandFacts:
+               site_summary: tuple[tuple[str | None, int, int, str], ...] = (),
+               carry_rule: str = "") -> HandFacts:
     """The :class:`HandFacts` of a :class:`replay.hand_replay.HandReplay` (duck-typed so that the
     ledger package does not import the replayer). ``unit``: the hand's ``Unit``. ``nets``:
     the replay's ``(paid, net, paid_net)`` when the caller has them already (new dicts, which
     the facts then keep); computed otherwise. ``platform``: :attr:`HandFacts.platform`;
-    ``site_summary``: :attr:`HandFacts.site_summary`."""
+    ``site_summary``: :attr:`HandFacts.site_summary`; ``carry_rule``:
+    :attr:`HandFacts.carry_rule`, kept only when the hand carries chips."""
     paid, net, paid_net = nets or (replay.paid, dict(replay.net), dict(replay.paid_net))
     r = replay.result
     carried = replay.carried_on if (r.carried or r.carried_out) else 0
@@ -177,7 +184,7 @@ def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
         payouts=tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
                       for d in discrepancies) if discrepancies else (),
         unit=unit.money() if unit else (1, None, 0),
-        platform=platform, site_summary=site_summary)
+        platform=platform, site_summary=site_summary, carry_rule=carry_rule if carried else "")
 
 
 @dataclass(frozen=True)

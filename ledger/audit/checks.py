@@ -64,6 +64,7 @@ from typing import Any
 from ledger.audit.books import HandFacts, PlayerBook, Series, SessionBook, StartCheck
 from ledger.audit.rake_count import rake_alone
 from ledger.audit.settle import HOUSE, fewest_transfers
+from ledger.model.carry_rules import EITHER
 
 #: The hand key of a finding about a whole session: it sorts after the session's hands.
 SESSION_WIDE = 1 << 62
@@ -264,7 +265,7 @@ def carried_chips(book: SessionBook) -> list[Finding]:
     out: list[Finding] = []
     if book.name is None:
         return out
-    pending, source = 0, None
+    pending, source, rule = 0, None, ""
     for h in book.hands:
         if h.carried_in != pending:
             where = f"hand {source} carried {pending} chips" if source else "no hand " \
@@ -273,13 +274,14 @@ def carried_chips(book: SessionBook) -> list[Finding]:
                 "chip_conservation", book.name, h.hand, None, pending, h.carried_in,
                 f"hand {h.hand} brings in {h.carried_in} carried chips but {where} into it "
                 f"({h.carried_in - pending:+d})"))
-        pending, source = h.carried, h.hand
+        pending, source, rule = h.carried, h.hand, h.carry_rule
     if book.closed and pending:
         out.append(Finding(
             "chip_conservation", book.name, source, None, pending, 0,
-            f"hand {source} carried {pending} chips to the session's next hand (RULES.md §2.2, "
-            f"§3.8, §7.1), but the session closed with no hand that took them: carried chips "
-            f"owed by nobody (`handledger settle --session {book.name}` names the ways) "
+            f"hand {source} carried {pending} chips to the session's next hand "
+            f"({rule or EITHER}), but the session closed with no hand that took them: "
+            f"carried chips owed by nobody (`handledger settle --session {book.name}` names "
+            "the ways) "
             f"({-pending:+d})"))
     return out
 

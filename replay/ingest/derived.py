@@ -29,6 +29,7 @@ from ledger.audit.books import ALIAS_TYPES, HandFacts, hand_facts, resolve_alias
 from ledger.audit.load import iter_session_rows, session_ends, session_rows
 from ledger.audit.stream import StreamAudit
 from ledger.audit.tables import present_tables, refresh
+from ledger.model.carry_rules import carried_rule
 from ledger.model.errors import LedgerError
 from ledger.model.events import event_json
 from ledger.model.platform import from_platform
@@ -96,7 +97,8 @@ def hand_share(events: Sequence[Any], state: Any, session: str | None, *, ord_: 
     rows = rows_for(r, ord_, net=nets[1], paid_net=nets[2])
     return HandShare(
         rows, hand_facts(r, ord=ord_, position=position, unit=events[0].unit, nets=nets,
-                         platform=from_platform(events[0]), site_summary=site_summary(events[0])))
+                         platform=from_platform(events[0]), site_summary=site_summary(events[0]),
+                         carry_rule=carried_rule(r.result, events[0])))
 
 
 def early_share(events: Sequence[Any], state: Any, settled: Any = None
