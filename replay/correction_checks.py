@@ -324,3 +324,41 @@ def _books_moved(before: HandReplay, after: HandReplay) -> list[str]:
     if rake[0] != rake[1]:
         what.append(f"its rake ({rake[0]} to {rake[1]} chips)")
     return what
+
+
+def recorded_again_as(ledger: Any, hand: str) -> str | None:
+    """The hand, not voided, that records ``hand`` again (``hand again``: its
+    ``hand_started`` names ``hand`` in its ``source``,
+    :data:`ledger.model.events.AGAIN_OF`), the first in ledger order; None when none."""
+    from ledger.store.streams import hands_again_of
+    from replay.amendments import split_stream
+
+    for other in hands_again_of(ledger, hand):
+        if not split_stream([r.event for r in ledger.read(other)])[2]:  # voids in force
+            return other
+    return None
+
+
+def not_counted_twice(ledger: Any, hand: str, started: Any) -> None:
+    """Refuse the undo of ``hand``'s void while it counts elsewhere: a hand not voided
+    records it again (``hand again``, :func:`recorded_again_as`), or ``hand`` records again
+    (``started``: its ``hand_started``) a hand whose void is no longer in force. Undone, the
+    void would count its events twice.
+
+    Raises:
+        IllegalAction: naming the other hand and its void as the way through.
+    """
+    from ledger.model.events import AGAIN_OF
+    from replay.amendments import split_stream
+
+    if (copy := recorded_again_as(ledger, hand)) is not None:
+        raise IllegalAction(
+            f"it is recorded again as hand {copy}: the two would count it twice (void {copy} "
+            f"first: `handledger void {copy} --reason … --by …`)", hand=hand)
+    first = (started.source or {}).get(AGAIN_OF)
+    if isinstance(first, str) and (rows := ledger.read(first)) and not split_stream(
+            [r.event for r in rows])[2]:
+        raise IllegalAction(
+            f"it records hand {first} again, which is not voided: the two would count it "
+            f"twice (void {first} first: `handledger void {first} --reason … --by …`)",
+            hand=hand)
