@@ -2,9 +2,10 @@
 to put right a hand recorded live in no session (or the wrong one) with appended events only.
 The voided hand stays as it is (every chip back, its history whole); the new hand holds its
 events as they stood before the void, corrections applied, its ``hand_started`` naming the new
-id and the session, held to the rules a hand started there is (README "Sessions"): every seat
-in the session's books, no player in another of its hands still in play, chips carried from
-its last hand (RULES.md §7.1), and the same warnings.
+id, the session and, in its ``source`` (:data:`ledger.model.events.AGAIN_OF`), the voided hand
+(what makes it that hand's copy), held to the rules a hand started there is (README
+"Sessions"): every seat in the session's books, no player in another of its hands still in
+play, chips carried from its last hand (RULES.md §7.1), and the same warnings.
 """
 
 from __future__ import annotations
@@ -32,10 +33,10 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
             it first), is recorded again already (a hand not voided whose start names it:
             :func:`replay.correction_checks.recorded_again_as`), was read from a file (its
             file is the hand: import it with ``--session`` into a new ledger), counts money
-            or carries
-            chips (a hand of no session carries none), the id is taken, the session is
-            closed, or a seat is not in its books or in another of its hands still in play
-            (as ``hand start``);
+            or carries chips (a hand of no session carries none), the id is taken, the
+            session is closed, or a seat is not in its books or in another of its hands
+            still in play (as ``hand start``, led by ``hand HAND, recorded again in
+            SESSION:``);
             IllegalAction: the events do not replay (they did before the void).
     """
     from ledger.model.events import AGAIN_OF
