@@ -536,15 +536,6 @@ def latest_session(ledger: Any) -> str | None:
     return rows[0][0] if rows else None
 
 
-def hands_seating_alike(ledger: Any, game: str, seats: str) -> list[str]:
-    """The hands of ``game`` whose ``hand_started`` seats exactly ``seats`` (their JSON as
-    stored: ``[{"player":"Ann","seat":null,"stack":100}, …]``), in ledger order."""
-    return [h for h, in ledger.query(
-        "SELECT hand_id FROM events WHERE seq = 1 AND type = 'hand_started'"
-        " AND payload->>'game' = $1 AND CAST(payload->'seats' AS VARCHAR) = $2"
-        " ORDER BY position", [game, seats])]
-
-
 def hands_again_of(ledger: Any, hand: str) -> list[str]:
     """The hands whose ``hand_started`` records ``hand`` again (``hand again``: its
     ``source`` names it, :data:`ledger.model.events.AGAIN_OF`), in ledger order, voided or
