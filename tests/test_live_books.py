@@ -481,13 +481,24 @@ def test_a_hand_again_refused_names_the_hand_recorded_again(night: Path,
 
 def test_a_voided_hand_is_not_a_first_hand_played(tmp_path: Path) -> None:
     """Cy and Dee buy in 100 each in t; x1 seats them and is voided: x2 is still Cy's first
-    hand there, and 1000 is warned of as above his buy-ins, as without x1."""
+    hand there, and 1000 is warned of as above his buy-ins, as without x1. x1's void undone
+    instead (Cy, on the button, folds his small blind and x1 ends: Cy 99, Dee 101), x1 is
+    his first hand: x2's 1000 is warned of against the 99 x1 left him."""
     db = tmp_path / "t.duckdb"
     open_s(db, "t", "Cy", "Dee")
     t = ("--session", "t", "--game", "NT", "--stakes", "1/2", "--button", "Cy")
     assert run(db, "hand", "start", "--hand", "x1", *t, "--seats", "Cy:100,Dee:100"
                ).exit_code == 0
     _void(db, "x1")
+    undone = copy_ledger(db, tmp_path / "u.duckdb")
     result = run(db, "hand", "start", "--hand", "x2", *t, "--seats", "Cy:1000,Dee:100")
     assert (result.exit_code, result.stdout, result.stderr) == (0, "x2\n", (
         "warning: Cy starts hand x2 with 1000 but Cy's buy-ins in session t come to 100\n"))
+    assert run(undone, "undo", "x1", "--by", "host").exit_code == 0
+    for action in ("d dh Cy ????", "d dh Dee ????", "Cy f", "end"):
+        assert run(undone, "act", "x1", action).exit_code == 0, action
+    result = run(undone, "hand", "start", "--hand", "x2", *t, "--seats", "Cy:1000,Dee:101")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "x2\n", (
+        "warning: Cy starts hand x2 with 1000 chips, 99 after hand x1 with nothing bought "
+        "since: a rebuy not recorded? (`handledger buyin t Cy CHIPS --before x2`: the books "
+        "count it before this hand); the audit's stack continuity will name it\n"))

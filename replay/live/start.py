@@ -161,12 +161,20 @@ def played_in(ledger: Any, session: str, seated: set[str]) -> set[str]:
     """The players seated in a hand of ``session`` that is not voided (a voided hand counts
     for nothing: its player has not played there); ``seated``: those seated in any of its
     hands (:func:`ledger.store.streams.seated_in`), read already. Only the hands with a
-    ``hand_voided`` row are folded (an undo may have taken the void back)."""
-    from ledger.store.streams import seated_in, voided_rows_in
+    ``hand_voided`` row that seat a player seated in no other hand are folded (an undo may
+    have taken the void back): a session of many voided hands costs no fold of each."""
+    from ledger.store.streams import hands_seating, seated_in, voided_rows_in
     from replay.ingest.known_hands import voided_of
 
-    voided = voided_of(ledger, voided_rows_in(ledger, session))
-    return seated_in(ledger, session, besides=voided) if voided else seated
+    marked = set(voided_rows_in(ledger, session))
+    if not marked:
+        return seated
+    sure = seated_in(ledger, session, besides=marked)
+    if not seated - sure:
+        return seated
+    theirs = [h for h, voided, _ in hands_seating(ledger, session, seated - sure) if voided]
+    back = set(theirs) - voided_of(ledger, theirs)  # their void undone: they count
+    return seated_in(ledger, session, besides=marked - back) if back else sure
 
 
 def labeller(ledger: Any) -> Callable[[str], str]:
