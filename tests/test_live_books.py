@@ -502,3 +502,35 @@ def test_a_voided_hand_is_not_a_first_hand_played(tmp_path: Path) -> None:
         "warning: Cy starts hand x2 with 1000 chips, 99 after hand x1 with nothing bought "
         "since: a rebuy not recorded? (`handledger buyin t Cy CHIPS --before x2`: the books "
         "count it before this hand); the audit's stack continuity will name it\n"))
+
+
+def test_a_hand_imported_voided_is_recorded_again_and_its_copy_keeps_the_link(
+        tmp_path: Path) -> None:
+    """n1, started in no session and voided, recorded again in s as h1, both exported as
+    JSON lines: imported into a new ledger, h1 still names n1 (a second copy refused naming
+    h1); n1 imported alone (its void written with it) is recorded again as h5, its events
+    before the void: the start and the blinds."""
+    db, out = tmp_path / "t.duckdb", tmp_path / "all.jsonl"
+    open_s(db, "s", "Ann", "Bob")
+    result = run(db, "hand", "start", "--hand", "n1", *NO_SESSION, "--seats", "Ann:100,Bob:100")
+    assert (result.exit_code, result.stdout) == (0, "n1\n")
+    _void(db, "n1")
+    assert run(db, "hand", "again", "n1", "--session", "s", "--hand", "h1").stdout == "h1\n"
+    assert run(db, "export", "--format", "jsonl", "-o", str(out)).exit_code == 0
+    both, alone = tmp_path / "both.duckdb", tmp_path / "alone.duckdb"
+    assert run(both, "import", str(out)).exit_code == 0
+    result = run(both, "hand", "again", "n1", "--session", "s")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: hand n1 is recorded again already, as hand h1: a second copy would count it "
+        "twice (void h1 first to record it elsewhere: `handledger void h1 --reason … --by "
+        "…`)\n"))
+    n1_only = tmp_path / "n1.jsonl"
+    n1_only.write_text("".join(line for line in out.read_text().splitlines(keepends=True)
+                               if '"h1"' not in line))
+    assert run(alone, "import", str(n1_only)).exit_code == 0
+    result = run(alone, "hand", "again", "n1", "--session", "s", "--hand", "h5")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "h5\n", "")
+    assert [r for r in rows(alone) if r[0] in ("n1", "h5")] == [
+        ("n1", 1, "hand_started"), ("n1", 2, "forced_bet"), ("n1", 3, "forced_bet"),
+        ("n1", 4, "hand_voided"),
+        ("h5", 1, "hand_started"), ("h5", 2, "forced_bet"), ("h5", 3, "forced_bet")]

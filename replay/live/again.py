@@ -17,7 +17,7 @@ from engine.errors import IllegalAction
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
 from replay import carry
-from replay.amendment_kinds import writes_of
+from replay.amendment_kinds import undo_writes
 from replay.amendments import numbered_events, split_stream
 
 
@@ -119,7 +119,7 @@ def before_void(hand: str, rows: list[Any]) -> list[Any]:
             f"hand {hand} is not voided: recorded again it would count twice; void it first "
             f"(`handledger void {hand} --reason … --by …`), then record it again")
     seq = voids[-1].seq
-    write = next(w for w in writes_of(rows) if any(r.seq == seq for r in w))
+    write = next(w for w in undo_writes(rows) if any(r.seq == seq for r in w))
     cut = min(r.seq for r in write)  # the void's write: its own correction, then the void
     try:
         numbered, _ = numbered_events(events[:cut - 1])
