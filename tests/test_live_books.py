@@ -534,3 +534,50 @@ def test_a_hand_imported_voided_is_recorded_again_and_its_copy_keeps_the_link(
         ("n1", 1, "hand_started"), ("n1", 2, "forced_bet"), ("n1", 3, "forced_bet"),
         ("n1", 4, "hand_voided"),
         ("h5", 1, "hand_started"), ("h5", 2, "forced_bet"), ("h5", 3, "forced_bet")]
+
+
+def test_copies_of_copies_count_once(tmp_path: Path) -> None:
+    """n1 (no session) voided, recorded again in s as h1; h1 voided, recorded again as h2:
+    h2 holds n1's blinds, so n1's void is not undone nor n1 recorded again while h2 is in
+    force. h2 voided and n1 recorded again as h3: the undo of h2's or h1's void is refused
+    naming h3. h3 voided, n1's void undone (Bob -2, Ann -1): h2 is neither recorded again
+    nor its void undone while n1 counts. Nothing written by a refusal."""
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob")
+    assert run(db, "hand", "start", "--hand", "n1", *NO_SESSION, "--seats", "Ann:100,Bob:100"
+               ).stdout == "n1\n"
+    _void(db, "n1")
+    assert run(db, "hand", "again", "n1", "--session", "s", "--hand", "h1").stdout == "h1\n"
+    _void(db, "h1")
+    assert run(db, "hand", "again", "h1", "--session", "s", "--hand", "h2").stdout == "h2\n"
+    void = "`handledger void {0} --reason … --by …`"
+    before = rows(db)
+    assert refused(run(db, "undo", "n1", "--by", "host")) == (
+        "error: hand n1: cannot undo the void at seq 4 (by host: test): it is recorded again "
+        f"as hand h2: the two would count it twice (void h2 first: {void.format('h2')})")
+    assert refused(run(db, "hand", "again", "n1", "--session", "s")) == (
+        "error: hand n1 is recorded again already, as hand h2: a second copy would count it "
+        f"twice (void h2 first to record it elsewhere: {void.format('h2')})")
+    assert rows(db) == before
+    _void(db, "h2")
+    assert run(db, "hand", "again", "n1", "--session", "s", "--hand", "h3").stdout == "h3\n"
+    before = rows(db)
+    for hand in ("h2", "h1"):
+        assert refused(run(db, "undo", hand, "--by", "host")) == (
+            f"error: hand {hand}: cannot undo the void at seq 4 (by host: test): hand h3 "
+            f"records the same hand as {hand} and is not voided: the two would count it twice "
+            f"(void h3 first: {void.format('h3')})")
+    assert rows(db) == before
+    _void(db, "h3")
+    assert run(db, "undo", "n1", "--by", "host").stdout == (
+        "undid the void at seq 4 (by host: test) in hand n1 (seq 5); change in net: Bob -2, "
+        "Ann -1; by the rules: Bob -2, Ann -1\n")
+    before = rows(db)
+    assert refused(run(db, "hand", "again", "h2", "--session", "s")) == (
+        "error: hand h2 records hand n1 again, which is not voided: a second copy would count "
+        f"it twice (void n1 first: {void.format('n1')})")
+    assert refused(run(db, "undo", "h2", "--by", "host")) == (
+        "error: hand h2: cannot undo the void at seq 4 (by host: test): it records hand n1 "
+        f"again, which is not voided: the two would count it twice (void n1 first: "
+        f"{void.format('n1')})")
+    assert rows(db) == before

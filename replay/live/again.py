@@ -30,9 +30,10 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
 
     Raises:
         NotFound: no such hand, or no such session; LedgerError: the hand is not voided (void
-            it first), is recorded again already (a hand not voided whose start names it:
-            :func:`replay.correction_checks.recorded_again_as`), was read from a file (its
-            file is the hand: import it with ``--session`` into a new ledger), counts money
+            it first), is recorded again already, or records again a hand not voided (a hand
+            not voided holds its events: :func:`replay.correction_checks.counted_elsewhere`),
+            was read from a file (its file is the hand: import it with ``--session`` into a
+            new ledger), counts money
             or carries chips (a hand of no session carries none), the id is taken, the
             session is closed, or a seat is not in its books or in another of its hands
             still in play (as ``hand start``, led by ``hand HAND, recorded again in
@@ -42,7 +43,7 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
     from ledger.model.events import AGAIN_OF
     from ledger.model.names import check_hand_id
     from ledger.store.streams import first_rows, seated_in
-    from replay.correction_checks import recorded_again_as
+    from replay.correction_checks import counted_elsewhere
     from replay.fold import fold
     from replay.live.continuity import not_in_play
     from replay.live.start import book_warnings, check_bought_in, labeller, played_in
@@ -69,11 +70,8 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
     elif first_rows(ledger, [check_hand_id(new)]):
         raise LedgerError(f"hand {new!r} is already in the ledger: give another --hand, or "
                           "none for a generated id")
-    if (copy := recorded_again_as(ledger, hand)) is not None:
-        raise LedgerError(
-            f"hand {hand} is recorded again already, as hand {copy}: a second copy would count "
-            f"it twice (void {copy} first to record it elsewhere: `handledger void {copy} "
-            "--reason … --by …`)")
+    if (found := counted_elsewhere(ledger, hand, started)) is not None:
+        raise _counted(hand, *found)
     again = [started.model_copy(update={"hand": new, "session": session,
                                         "source": {**started.source, AGAIN_OF: hand}}),
              *events[1:]]
@@ -92,6 +90,20 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
     for line in book_warnings(ledger, state, session, new, again[0], played, names):
         note(line)
     return new
+
+
+def _counted(hand: str, how: str, other: str) -> LedgerError:
+    """The refusal of ``hand`` recorded again while ``other``, not voided, holds its events
+    (``how``: :func:`replay.correction_checks.counted_elsewhere`)."""
+    void = f"`handledger void {other} --reason … --by …`"
+    if how == "copy":
+        return LedgerError(
+            f"hand {hand} is recorded again already, as hand {other}: a second copy would "
+            f"count it twice (void {other} first to record it elsewhere: {void})")
+    said = (f"hand {hand} records hand {other} again, which is not voided" if how == "original"
+            else f"hand {other} records the same hand as {hand} and is not voided")
+    return LedgerError(f"{said}: a second copy would count it twice (void {other} first: "
+                       f"{void})")
 
 
 def _of_the_voided(exc: LedgerError, hand: str, new: str, session: str) -> LedgerError:
