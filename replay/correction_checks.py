@@ -326,3 +326,65 @@ def _books_moved(before: HandReplay, after: HandReplay) -> list[str]:
     if rake[0] != rake[1]:
         what.append(f"its rake ({rake[0]} to {rake[1]} chips)")
     return what
+
+
+def counted_elsewhere(ledger: Any, hand: str, started: Any) -> tuple[str, str] | None:
+    """Another hand, not voided, that holds ``hand``'s events through ``hand again``'s
+    links (a ``hand_started`` naming the hand it records again in its ``source``,
+    :data:`ledger.model.events.AGAIN_OF`; ``started``: ``hand``'s), following the voided
+    hands between: ``("copy", id)``, a hand that records ``hand`` again; ``("original",
+    id)``, the hand ``hand`` records again; ``("kin", id)``, another copy of that one.
+    None when there is none: ``hand`` alone may count."""
+    from ledger.model.events import AGAIN_OF
+    from ledger.store.streams import hands_again_of
+    from replay.amendments import split_stream
+
+    def voided(other: str) -> bool:
+        return bool(split_stream([r.event for r in ledger.read(other)])[2])
+
+    def live_copy(top: str, seen: set[str]) -> str | None:
+        todo = [top]
+        while todo:
+            for other in hands_again_of(ledger, todo.pop(0)):
+                if other in seen:
+                    continue
+                seen.add(other)
+                if not voided(other):
+                    return other
+                todo.append(other)
+        return None
+
+    seen = {hand}
+    if (copy := live_copy(hand, seen)) is not None:
+        return "copy", copy
+    up, source = [], started.source or {}
+    while isinstance(first := source.get(AGAIN_OF), str) and first not in seen:
+        seen.add(first)
+        rows = ledger.read(first)
+        if not split_stream([r.event for r in rows])[2]:
+            return "original", first
+        up.append(first)
+        source = rows[0].event.source or {}
+    for first in up:
+        if (kin := live_copy(first, seen)) is not None:
+            return "kin", kin
+    return None
+
+
+def not_counted_twice(ledger: Any, hand: str, started: Any) -> None:
+    """Refuse the undo of ``hand``'s void while its events count in another hand not voided
+    (:func:`counted_elsewhere`): undone, the void would count them twice.
+
+    Raises:
+        IllegalAction: naming the other hand and its void as the way through.
+    """
+    found = counted_elsewhere(ledger, hand, started)
+    if found is None:
+        return
+    how, other = found
+    said = {"copy": f"it is recorded again as hand {other}",
+            "original": f"it records hand {other} again, which is not voided",
+            "kin": f"hand {other} records the same hand as {hand} and is not voided"}[how]
+    raise IllegalAction(
+        f"{said}: the two would count it twice (void {other} first: `handledger void "
+        f"{other} --reason … --by …`)", hand=hand)

@@ -35,6 +35,7 @@ from replay.correction_checks import (
     no_buy_in_retracted_since,
     no_entries_since,
     no_other_hand_in_play,
+    not_counted_twice,
     passed_on_reach,
 )
 from replay.correction_twice import refuse_made_already
@@ -452,12 +453,7 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
                          done.waits)
     void = last[-1].event if last[-1].type == "hand_voided" else None
     if void is not None:
-        try:
-            carried_in_dropped(rows, last)
-        except IllegalAction as exc:
-            raise IllegalAction(f"cannot undo the void at seq {last[-1].seq} (by {void.by}: "
-                                f"{void.reason}): {exc.reason}", hand=hand) from None
-        carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
+        _void_undoable(ledger, hand, rows, last, void)
     words = (f"the void at seq {last[-1].seq} (by {void.by}: {void.reason})" if void
              else ", ".join(_amendment_words(r, rows) for r in last))
     correction = ev.Correction(changes=[ev.Change(op="delete", seq=r.seq) for r in last],
@@ -490,6 +486,28 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     [correction] = _signed(hand, events, [correction], keys, sign)
     done = _append(ledger, hand, rows, correction, words, closed=closed)
     return _own_start_warned(ledger, hand, rows[0].session, done) if void else done
+
+
+def _void_undoable(ledger: Any, hand: str, rows: Sequence[Any], last: Sequence[Any],
+                   void: Any) -> None:
+    """Refuse the undo of ``void`` (``last``, the hand's last write) when it would take back
+    chips carried in (:func:`carried_in_dropped`) or out (:func:`carried_taken`), or count
+    the hand twice beside a hand that records it again (:func:`not_counted_twice`).
+
+    Raises:
+        IllegalAction: ``cannot undo the void at seq N (by WHO: REASON): …``.
+    """
+    try:
+        carried_in_dropped(rows, last)
+    except IllegalAction as exc:
+        raise IllegalAction(f"cannot undo the void at seq {last[-1].seq} (by {void.by}: "
+                            f"{void.reason}): {exc.reason}", hand=hand) from None
+    carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
+    try:
+        not_counted_twice(ledger, hand, rows[0].event)
+    except IllegalAction as exc:
+        raise IllegalAction(f"cannot undo the void at seq {last[-1].seq} (by {void.by}: "
+                            f"{void.reason}): {exc.reason}", hand=hand) from None
 
 
 def _own_start_warned(ledger: Any, hand: str, session: str | None, done: Corrected

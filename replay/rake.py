@@ -211,8 +211,11 @@ def _one_rake(found: list[Discrepancy], payouts: list[Discrepancy], text: str, r
 def _who_paid(started: Any) -> str:
     """Who says what a player collected in the hand ``started`` (its ``hand_started``), as a
     note names it: ``"the table"`` for a hand recorded live (``hand start``, no file behind
-    it: its ``source`` is empty), ``"the site"`` for a hand read from a file."""
-    return "the site" if started.source else "the table"
+    it: its ``source`` is empty, or names the hand ``hand again`` recorded again), ``"the
+    site"`` for a hand read from a file."""
+    from ledger.model.events import recorded_live
+
+    return "the table" if recorded_live(started.source) else "the site"
 
 
 def _rake_beside_uncalled(found: list[Discrepancy], payouts: list[Discrepancy],

@@ -455,3 +455,181 @@ def test_a_rebuy_recorded_after_its_hand_is_put_right_before_it(night: Path,
             ] == ["session_balance", "session_balance", "audit"]
     assert run(db, "settle", "--session", "s").stdout == (
         "Bob pays Ann 98 chips\n1 transfer(s) settle 2 player(s)\n")
+
+
+NO_SESSION = ("--game", "NT", "--stakes", "1/2", "--button", "Ann")
+
+
+def test_hand_again_names_the_copy_its_start_links_and_no_other_hand(night: Path,
+                                                                    tmp_path: Path) -> None:
+    """n1, started in no session as x1 was (Ann:100, Bob:100, the button Ann: its blinds
+    the same as x1's first events), voided, is recorded again as h1 in s: x1 is not its
+    copy, only a hand whose start names n1 is. Ann left x1 with 200 (100 − 100 + 200):
+    h1 seats her with 100, warned of; Bob left it with 0 and rebought 100. Then a second
+    copy, and the undo of n1's void, are refused naming h1, nothing written; h1 voided,
+    n1's void is undone (Bob −2, Ann −1 again) and the undo of h1's void is refused naming
+    n1."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert run(db, "buyin", "s", "Bob", "100", "--kind", "rebuy").exit_code == 0
+    result = run(db, "hand", "start", "--hand", "n1", *NO_SESSION, "--seats", "Ann:100,Bob:100")
+    assert (result.exit_code, result.stdout) == (0, "n1\n")
+    _void(db, "n1")
+    result = run(db, "hand", "again", "n1", "--session", "s", "--hand", "h1")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "h1\n", (
+        "warning: Ann starts hand h1 with 100 chips, 200 after hand x1 with nothing bought "
+        "since: a stack counted short?; the audit's stack continuity will name it\n"))
+    starts = run(db, "sql", "SELECT hand_id, payload->'source' AS source FROM events WHERE"
+                 " type = 'hand_started' AND hand_id IN ('x1', 'n1', 'h1') ORDER BY position",
+                 "--json")
+    assert json.loads(starts.stdout) == [
+        {"hand_id": "x1", "source": "{}"}, {"hand_id": "n1", "source": "{}"},
+        {"hand_id": "h1", "source": '{"again_of":"n1"}'}]
+    before = rows(db)
+    result = run(db, "hand", "again", "n1", "--session", "s")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: hand n1 is recorded again already, as hand h1: a second copy would count it "
+        "twice (void h1 first to record it elsewhere: `handledger void h1 --reason … --by "
+        "…`)\n"))
+    result = run(db, "undo", "n1", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: hand n1: cannot undo the void at seq 4 (by host: test): it is recorded again "
+        "as hand h1: the two would count it twice (void h1 first: `handledger void h1 "
+        "--reason … --by …`)\n"))
+    assert rows(db) == before
+    _void(db, "h1")
+    result = run(db, "undo", "n1", "--by", "host")
+    assert (result.exit_code, result.stdout) == (0, (
+        "undid the void at seq 4 (by host: test) in hand n1 (seq 5); change in net: Bob -2, "
+        "Ann -1; by the rules: Bob -2, Ann -1\n"))
+    before = rows(db)
+    result = run(db, "undo", "h1", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: hand h1: cannot undo the void at seq 4 (by host: test): it records hand n1 "
+        "again, which is not voided: the two would count it twice (void n1 first: "
+        "`handledger void n1 --reason … --by …`)\n"))
+    assert rows(db) == before
+
+
+def test_a_hand_again_refused_names_the_hand_recorded_again(night: Path,
+                                                             tmp_path: Path) -> None:
+    """x2 (Ann 200, Bob 100 after his rebuy) is in play in s: n1 seating them in no session,
+    voided, is refused in s by the words of ``hand start``, led by n1 and s (the new id,
+    generated, was never shown); nothing written."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert run(db, "buyin", "s", "Bob", "100", "--kind", "rebuy").exit_code == 0
+    assert _start(db, "x2", "Ann:200,Bob:100") == (0, [])
+    result = run(db, "hand", "start", "--hand", "n1", *NO_SESSION, "--seats", "Ann:200,Bob:100")
+    assert (result.exit_code, result.stdout) == (0, "n1\n")
+    _void(db, "n1")
+    before = rows(db)
+    result = run(db, "hand", "again", "n1", "--session", "s")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: hand n1, recorded again in s: Bob and Ann are seated in hand x2 of session s, "
+        "still in play: a player's chips are in one hand at a time (RULES.md §1.1): play it "
+        "out and end it first, or void it (`handledger void x2 --reason … --by …`); nothing "
+        "written\n"))
+    assert rows(db) == before
+
+
+def test_a_voided_hand_is_not_a_first_hand_played(tmp_path: Path) -> None:
+    """Cy and Dee buy in 100 each in t; x1 seats them and is voided: x2 is still Cy's first
+    hand there, and 1000 is warned of as above his buy-ins, as without x1. x1's void undone
+    instead (Cy, on the button, folds his small blind and x1 ends: Cy 99, Dee 101), x1 is
+    his first hand: x2's 1000 is warned of against the 99 x1 left him."""
+    db = tmp_path / "t.duckdb"
+    open_s(db, "t", "Cy", "Dee")
+    t = ("--session", "t", "--game", "NT", "--stakes", "1/2", "--button", "Cy")
+    assert run(db, "hand", "start", "--hand", "x1", *t, "--seats", "Cy:100,Dee:100"
+               ).exit_code == 0
+    _void(db, "x1")
+    undone = copy_ledger(db, tmp_path / "u.duckdb")
+    result = run(db, "hand", "start", "--hand", "x2", *t, "--seats", "Cy:1000,Dee:100")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "x2\n", (
+        "warning: Cy starts hand x2 with 1000 but Cy's buy-ins in session t come to 100\n"))
+    assert run(undone, "undo", "x1", "--by", "host").exit_code == 0
+    for action in ("d dh Cy ????", "d dh Dee ????", "Cy f", "end"):
+        assert run(undone, "act", "x1", action).exit_code == 0, action
+    result = run(undone, "hand", "start", "--hand", "x2", *t, "--seats", "Cy:1000,Dee:101")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "x2\n", (
+        "warning: Cy starts hand x2 with 1000 chips, 99 after hand x1 with nothing bought "
+        "since: a rebuy not recorded? (`handledger buyin t Cy CHIPS --before x2`: the books "
+        "count it before this hand); the audit's stack continuity will name it\n"))
+
+
+def test_a_hand_imported_voided_is_recorded_again_and_its_copy_keeps_the_link(
+        tmp_path: Path) -> None:
+    """n1, started in no session and voided, recorded again in s as h1, both exported as
+    JSON lines: imported into a new ledger, h1 still names n1 (a second copy refused naming
+    h1); n1 imported alone (its void written with it) is recorded again as h5, its events
+    before the void: the start and the blinds."""
+    db, out = tmp_path / "t.duckdb", tmp_path / "all.jsonl"
+    open_s(db, "s", "Ann", "Bob")
+    result = run(db, "hand", "start", "--hand", "n1", *NO_SESSION, "--seats", "Ann:100,Bob:100")
+    assert (result.exit_code, result.stdout) == (0, "n1\n")
+    _void(db, "n1")
+    assert run(db, "hand", "again", "n1", "--session", "s", "--hand", "h1").stdout == "h1\n"
+    assert run(db, "export", "--format", "jsonl", "-o", str(out)).exit_code == 0
+    both, alone = tmp_path / "both.duckdb", tmp_path / "alone.duckdb"
+    assert run(both, "import", str(out)).exit_code == 0
+    result = run(both, "hand", "again", "n1", "--session", "s")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: hand n1 is recorded again already, as hand h1: a second copy would count it "
+        "twice (void h1 first to record it elsewhere: `handledger void h1 --reason … --by "
+        "…`)\n"))
+    n1_only = tmp_path / "n1.jsonl"
+    n1_only.write_text("".join(line for line in out.read_text().splitlines(keepends=True)
+                               if '"h1"' not in line))
+    assert run(alone, "import", str(n1_only)).exit_code == 0
+    result = run(alone, "hand", "again", "n1", "--session", "s", "--hand", "h5")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "h5\n", "")
+    assert [r for r in rows(alone) if r[0] in ("n1", "h5")] == [
+        ("n1", 1, "hand_started"), ("n1", 2, "forced_bet"), ("n1", 3, "forced_bet"),
+        ("n1", 4, "hand_voided"),
+        ("h5", 1, "hand_started"), ("h5", 2, "forced_bet"), ("h5", 3, "forced_bet")]
+
+
+def test_copies_of_copies_count_once(tmp_path: Path) -> None:
+    """n1 (no session) voided, recorded again in s as h1; h1 voided, recorded again as h2:
+    h2 holds n1's blinds, so n1's void is not undone nor n1 recorded again while h2 is in
+    force. h2 voided and n1 recorded again as h3: the undo of h2's or h1's void is refused
+    naming h3. h3 voided, n1's void undone (Bob -2, Ann -1): h2 is neither recorded again
+    nor its void undone while n1 counts. Nothing written by a refusal."""
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob")
+    assert run(db, "hand", "start", "--hand", "n1", *NO_SESSION, "--seats", "Ann:100,Bob:100"
+               ).stdout == "n1\n"
+    _void(db, "n1")
+    assert run(db, "hand", "again", "n1", "--session", "s", "--hand", "h1").stdout == "h1\n"
+    _void(db, "h1")
+    assert run(db, "hand", "again", "h1", "--session", "s", "--hand", "h2").stdout == "h2\n"
+    void = "`handledger void {0} --reason … --by …`"
+    before = rows(db)
+    assert refused(run(db, "undo", "n1", "--by", "host")) == (
+        "error: hand n1: cannot undo the void at seq 4 (by host: test): it is recorded again "
+        f"as hand h2: the two would count it twice (void h2 first: {void.format('h2')})")
+    assert refused(run(db, "hand", "again", "n1", "--session", "s")) == (
+        "error: hand n1 is recorded again already, as hand h2: a second copy would count it "
+        f"twice (void h2 first to record it elsewhere: {void.format('h2')})")
+    assert rows(db) == before
+    _void(db, "h2")
+    assert run(db, "hand", "again", "n1", "--session", "s", "--hand", "h3").stdout == "h3\n"
+    before = rows(db)
+    for hand in ("h2", "h1"):
+        assert refused(run(db, "undo", hand, "--by", "host")) == (
+            f"error: hand {hand}: cannot undo the void at seq 4 (by host: test): hand h3 "
+            f"records the same hand as {hand} and is not voided: the two would count it twice "
+            f"(void h3 first: {void.format('h3')})")
+    assert rows(db) == before
+    _void(db, "h3")
+    assert run(db, "undo", "n1", "--by", "host").stdout == (
+        "undid the void at seq 4 (by host: test) in hand n1 (seq 5); change in net: Bob -2, "
+        "Ann -1; by the rules: Bob -2, Ann -1\n")
+    before = rows(db)
+    assert refused(run(db, "hand", "again", "h2", "--session", "s")) == (
+        "error: hand h2 records hand n1 again, which is not voided: a second copy would count "
+        f"it twice (void n1 first: {void.format('n1')})")
+    assert refused(run(db, "undo", "h2", "--by", "host")) == (
+        "error: hand h2: cannot undo the void at seq 4 (by host: test): it records hand n1 "
+        f"again, which is not voided: the two would count it twice (void n1 first: "
+        f"{void.format('n1')})")
+    assert rows(db) == before

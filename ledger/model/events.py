@@ -26,7 +26,7 @@ Raises nothing itself; pydantic's ``ValidationError`` is translated into
 # annotation from its text when each model class is made (about a sixth of this module's
 # import, which every live action pays); a forward reference is quoted instead.
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -299,6 +299,17 @@ class Stakes(_Model):
 
 # --------------------------------------------------------------------------------------------
 # Hand events
+
+
+#: The ``source`` key of a hand that ``hand again`` recorded: the id of the voided hand whose
+#: events it holds (README "Sessions"). A hand recorded live has no other ``source`` key.
+AGAIN_OF = "again_of"
+
+
+def recorded_live(source: Mapping[str, Any]) -> bool:
+    """Whether a ``hand_started``'s ``source`` is a hand recorded live (``hand start``: empty;
+    ``hand again``: :data:`AGAIN_OF` alone), not one read from a file."""
+    return not source.keys() - {AGAIN_OF}
 
 
 class HandStarted(_Model):

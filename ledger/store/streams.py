@@ -379,12 +379,21 @@ def unnamed_money_hand(ledger: Any, session: str) -> tuple[str, int, int] | None
     return (rows[0][0], int(rows[0][1]), int(rows[0][2])) if rows else None
 
 
-def seated_in(ledger: Any, session: str) -> set[str]:
-    """The players seated in any hand of ``session``."""
+def seated_in(ledger: Any, session: str, *, besides: Collection[str] = ()) -> set[str]:
+    """The players seated in any hand of ``session`` but those of ``besides`` (hand ids)."""
     rows = ledger.query(
         "SELECT DISTINCT UNNEST(CAST(json_extract_string(payload, '$.seats[*].player')"
-        " AS VARCHAR[])) FROM events WHERE type = 'hand_started' AND session = ?", [session])
+        " AS VARCHAR[])) FROM events WHERE type = 'hand_started' AND session = $1"
+        " AND NOT list_contains($2, hand_id)", [session, sorted(besides)])
     return {r[0] for r in rows}
+
+
+def voided_rows_in(ledger: Any, session: str) -> list[str]:
+    """The hands of ``session`` with a ``hand_voided`` row, in ledger order (the caller
+    decides whether the void is in force: an undo may have taken it back)."""
+    return [h for h, in ledger.query(
+        "SELECT hand_id FROM events WHERE session = $1 AND type = 'hand_voided'"
+        " GROUP BY hand_id ORDER BY min(position)", [session])]
 
 
 def open_hands_of(ledger: Any, session: str, player: str) -> list[tuple[str, bool]]:
@@ -527,13 +536,13 @@ def latest_session(ledger: Any) -> str | None:
     return rows[0][0] if rows else None
 
 
-def hands_seating_alike(ledger: Any, game: str, seats: str) -> list[str]:
-    """The hands of ``game`` whose ``hand_started`` seats exactly ``seats`` (their JSON as
-    stored: ``[{"player":"Ann","seat":null,"stack":100}, …]``), in ledger order."""
+def hands_again_of(ledger: Any, hand: str) -> list[str]:
+    """The hands whose ``hand_started`` records ``hand`` again (``hand again``: its
+    ``source`` names it, :data:`ledger.model.events.AGAIN_OF`), in ledger order, voided or
+    not (the caller decides whether a void is in force)."""
     return [h for h, in ledger.query(
         "SELECT hand_id FROM events WHERE seq = 1 AND type = 'hand_started'"
-        " AND payload->>'game' = $1 AND CAST(payload->'seats' AS VARCHAR) = $2"
-        " ORDER BY position", [game, seats])]
+        " AND payload->'source'->>'again_of' = $1 ORDER BY position", [hand])]
 
 
 def unclosed_sessions(ledger: Any) -> list[str]:

@@ -73,7 +73,10 @@ def live_alike(started: Any, held: Any) -> bool:
     chips and the other in that session's chip of money: an export written before exports
     gave such a hand its session's chip as its unit wrote its plain chips, the session's
     (README "Chips of different values"), so either copy is the other."""
-    if started.source or held.source or started.session is None:
+    from ledger.model.events import recorded_live
+
+    if not recorded_live(started.source) or not recorded_live(held.source) or (
+            started.session is None):
         return False
     if started.session != held.session:
         return False

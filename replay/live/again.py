@@ -2,9 +2,10 @@
 to put right a hand recorded live in no session (or the wrong one) with appended events only.
 The voided hand stays as it is (every chip back, its history whole); the new hand holds its
 events as they stood before the void, corrections applied, its ``hand_started`` naming the new
-id and the session, held to the rules a hand started there is (README "Sessions"): every seat
-in the session's books, no player in another of its hands still in play, chips carried from
-its last hand (RULES.md §7.1), and the same warnings.
+id, the session and, in its ``source`` (:data:`ledger.model.events.AGAIN_OF`), the voided hand
+(what makes it that hand's copy), held to the rules a hand started there is (README
+"Sessions"): every seat in the session's books, no player in another of its hands still in
+play, chips carried from its last hand (RULES.md §7.1), and the same warnings.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from engine.errors import IllegalAction
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
 from replay import carry
-from replay.amendment_kinds import writes_of
+from replay.amendment_kinds import undo_writes
 from replay.amendments import numbered_events, split_stream
 
 
@@ -29,19 +30,23 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
 
     Raises:
         NotFound: no such hand, or no such session; LedgerError: the hand is not voided (void
-            it first), is recorded again already (a hand not voided holds its events under
-            another id: :func:`_recorded_again`), was read from a file (its file is the
-            hand: import it with ``--session`` into a new ledger), counts money or carries
-            chips (a hand of no session carries none), the id is taken, the session is
-            closed, or a seat is not in its books or in another of its hands still in play
-            (as ``hand start``);
+            it first), is recorded again already, or records again a hand not voided (a hand
+            not voided holds its events: :func:`replay.correction_checks.counted_elsewhere`),
+            was read from a file (its file is the hand: import it with ``--session`` into a
+            new ledger), counts money
+            or carries chips (a hand of no session carries none), the id is taken, the
+            session is closed, or a seat is not in its books or in another of its hands
+            still in play (as ``hand start``, led by ``hand HAND, recorded again in
+            SESSION:``);
             IllegalAction: the events do not replay (they did before the void).
     """
+    from ledger.model.events import AGAIN_OF
     from ledger.model.names import check_hand_id
     from ledger.store.streams import first_rows, seated_in
+    from replay.correction_checks import counted_elsewhere
     from replay.fold import fold
     from replay.live.continuity import not_in_play
-    from replay.live.start import book_warnings, check_bought_in, labeller
+    from replay.live.start import book_warnings, check_bought_in, labeller, played_in
     from replay.sessions import open_state
     from replay.sessions.state import series_names
 
@@ -65,51 +70,50 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
     elif first_rows(ledger, [check_hand_id(new)]):
         raise LedgerError(f"hand {new!r} is already in the ledger: give another --hand, or "
                           "none for a generated id")
-    if (copy := _recorded_again(ledger, hand, events)) is not None:
-        raise LedgerError(
-            f"hand {hand} is recorded again already, as hand {copy}: a second copy would count "
-            f"it twice (void {copy} first to record it elsewhere: `handledger void {copy} "
-            "--reason … --by …`)")
-    again = [started.model_copy(update={"hand": new, "session": session}), *events[1:]]
+    if (found := counted_elsewhere(ledger, hand, started)) is not None:
+        raise _counted(hand, *found)
+    again = [started.model_copy(update={"hand": new, "session": session,
+                                        "source": {**started.source, AGAIN_OF: hand}}),
+             *events[1:]]
     fold(again)  # legal as before: the same events
-    played = seated_in(ledger, session)
-    check_bought_in(ledger, session, state, [s.player for s in again[0].seats], played, names)
-    ledger.check_tail()
-    not_in_play(ledger, session, again[0], names, labeller(ledger))
+    seated = seated_in(ledger, session)
+    try:
+        check_bought_in(ledger, session, state, [s.player for s in again[0].seats], seated,
+                        names)
+        ledger.check_tail()
+        not_in_play(ledger, session, again[0], names, labeller(ledger))
+    except LedgerError as exc:
+        raise _of_the_voided(exc, hand, new, session) from None
     batches = carry.link([Batch(new, again, new, session, None)], carry.previous_in(ledger))
+    played = played_in(ledger, session, seated)  # before the new hand is in
     ledger.append_many(batches)
     for line in book_warnings(ledger, state, session, new, again[0], played, names):
         note(line)
     return new
 
 
-def _recorded_again(ledger: Any, hand: str, events: list[Any]) -> str | None:
-    """The hand, not voided, that already holds ``events`` (``hand``'s before its void) under
-    another id: its start the same but for the id and session, its events in force starting
-    with the same ones (it may have been played on); None when there is none."""
-    import json
+def _counted(hand: str, how: str, other: str) -> LedgerError:
+    """The refusal of ``hand`` recorded again while ``other``, not voided, holds its events
+    (``how``: :func:`replay.correction_checks.counted_elsewhere`)."""
+    void = f"`handledger void {other} --reason … --by …`"
+    if how == "copy":
+        return LedgerError(
+            f"hand {hand} is recorded again already, as hand {other}: a second copy would "
+            f"count it twice (void {other} first to record it elsewhere: {void})")
+    said = (f"hand {hand} records hand {other} again, which is not voided" if how == "original"
+            else f"hand {other} records the same hand as {hand} and is not voided")
+    return LedgerError(f"{said}: a second copy would count it twice (void {other} first: "
+                       f"{void})")
 
-    from ledger.store.streams import hands_seating_alike
-    from replay.amendments import effective_events
 
-    started = events[0]
-    seats = json.dumps([s.model_dump(mode="json") for s in started.seats],
-                       separators=(",", ":"), sort_keys=True)
-    same = started.model_dump(mode="json", exclude={"hand", "session"})
-    for other in hands_seating_alike(ledger, started.game, seats):
-        if other == hand:
-            continue
-        theirs = [r.event for r in ledger.read(other)]
-        if split_stream(theirs)[2]:  # voided: it counts for nothing
-            continue
-        try:
-            theirs, _ = effective_events(theirs)
-        except IllegalAction:
-            continue
-        if (theirs[0].model_dump(mode="json", exclude={"hand", "session"}) == same
-                and theirs[1:len(events)] == events[1:]):
-            return other
-    return None
+def _of_the_voided(exc: LedgerError, hand: str, new: str, session: str) -> LedgerError:
+    """``exc``, a refusal of the seats, led by the hand being recorded again (``hand n1,
+    recorded again in s: …``) rather than the new id, which nobody has seen yet. Another
+    kind of error (a broken chain's) is ``exc`` as it is."""
+    if type(exc) is not LedgerError:
+        return exc
+    message = exc.message.removeprefix(f"hand {new}: ")
+    return LedgerError(f"hand {hand}, recorded again in {session}: {message}")
 
 
 def before_void(hand: str, rows: list[Any]) -> list[Any]:
@@ -127,7 +131,7 @@ def before_void(hand: str, rows: list[Any]) -> list[Any]:
             f"hand {hand} is not voided: recorded again it would count twice; void it first "
             f"(`handledger void {hand} --reason … --by …`), then record it again")
     seq = voids[-1].seq
-    write = next(w for w in writes_of(rows) if any(r.seq == seq for r in w))
+    write = next(w for w in undo_writes(rows) if any(r.seq == seq for r in w))
     cut = min(r.seq for r in write)  # the void's write: its own correction, then the void
     try:
         numbered, _ = numbered_events(events[:cut - 1])

@@ -105,9 +105,10 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
                                     session=session)
     batches = carry.link([Batch(hand, [started, *forced], hand, session, None)],
                          carry.previous_in(ledger))
-    played = seated_in(ledger, session) if session is not None else set()
+    seated = seated_in(ledger, session) if session is not None else set()
+    played = played_in(ledger, session, seated) if session is not None else set()
     if state is not None and session is not None:
-        check_bought_in(ledger, session, state, [s.player for s in started.seats], played,
+        check_bought_in(ledger, session, state, [s.player for s in started.seats], seated,
                         names)
         ledger.check_tail()  # its append's check first: an edited tail named, not the hands
         not_in_play(ledger, session, started, names, labeller(ledger))
@@ -154,6 +155,26 @@ def book_warnings(ledger: Any, state: Any, session: str, hand: str, started: Any
                        f"but {shown(seat.player)}'s buy-ins in session {session} come to "
                        f"{bought}")
     return [*out, *stacks_not_followed(ledger, session, started, played, names, shown)]
+
+
+def played_in(ledger: Any, session: str, seated: set[str]) -> set[str]:
+    """The players seated in a hand of ``session`` that is not voided (a voided hand counts
+    for nothing: its player has not played there); ``seated``: those seated in any of its
+    hands (:func:`ledger.store.streams.seated_in`), read already. Only the hands with a
+    ``hand_voided`` row that seat a player seated in no other hand are folded (an undo may
+    have taken the void back): a session of many voided hands costs no fold of each."""
+    from ledger.store.streams import hands_seating, seated_in, voided_rows_in
+    from replay.ingest.known_hands import voided_of
+
+    marked = set(voided_rows_in(ledger, session))
+    if not marked:
+        return seated
+    sure = seated_in(ledger, session, besides=marked)
+    if not seated - sure:
+        return seated
+    theirs = [h for h, voided, _ in hands_seating(ledger, session, seated - sure) if voided]
+    back = set(theirs) - voided_of(ledger, theirs)  # their void undone: they count
+    return seated_in(ledger, session, besides=marked - back) if back else sure
 
 
 def labeller(ledger: Any) -> Callable[[str], str]:
