@@ -21,6 +21,7 @@ Raises:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -158,6 +159,9 @@ class Step:
     #: unknown: Dee's)"``), ``to_act`` then only the one the engine would take; else ""
     to_act_unsure: str = ""
     inserted: bool = False
+    #: of two or more rows a correction inserted after ``seq``, which one (1, 2, …; ``show
+    #: --at SEQ+K`` stops after it); 0 for the only one, and for a row not inserted
+    nth: int = 0
     named: str = ""
     paid: dict[str, int] = field(default_factory=dict)
     #: a hand complete with no payout recorded: what the rules award each player (his pot
@@ -178,9 +182,11 @@ class Step:
 
     @property
     def label(self) -> str:
-        """The step's number as shown: its stream seq, ``5+`` for an event a correction
-        inserted after seq 5."""
-        return f"{self.seq}+" if self.inserted else str(self.seq)
+        """The step's number as shown: its stream seq, ``5+`` for the one event a correction
+        inserted after seq 5, ``5+1``, ``5+2`` for two (as ``show --at`` names them)."""
+        if not self.inserted:
+            return str(self.seq)
+        return f"{self.seq}+{self.nth}" if self.nth else f"{self.seq}+"
 
     def explanation(self) -> tuple[str, ...]:
         """Every pot in words, then the uncalled chips returned (a voided hand's: every
@@ -300,6 +306,8 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool
     steps = [_step(state, 1, started, "hand_started", started_words(state))]
     broken = None
     taken = 0  # the rows inserted after seq upto taken so far
+    many = Counter(n.seq for n in numbered if n.inserted)  # rows inserted after each seq
+    nth: Counter[int] = Counter()
     for k, n in enumerate(numbered[1:], 2):
         if upto is not None and n.seq > upto:
             break
@@ -320,7 +328,10 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool
                 raise
             broken = f"event {exc.seq} ({_what(e)}): {exc.reason}"
             break
+        if n.inserted:
+            nth[n.seq] += 1
         steps.append(_step(state, n.seq, e, action, before.words(state), inserted=n.inserted,
+                           nth=nth[n.seq] if n.inserted and many[n.seq] > 1 else 0,
                            named=named))
     paid_otherwise = None
     if broken is None and state.status == "complete":
@@ -405,7 +416,7 @@ def named_action(players: Sequence[str], event: Any, action: str, decimals: int)
 
 
 def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
-          inserted: bool = False, named: str = "") -> Step:
+          inserted: bool = False, nth: int = 0, named: str = "") -> Step:
     result = settle(state)
     cards = state.cards
     payouts = state.payouts
@@ -456,7 +467,7 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         current_bet=state.rnd.current if betting else None,
         pots=pots, returned=dict(result.returned), to_act=to_act, to_act_unsure=unsure,
         legal=_legal(state, to_act) if betting and to_act else None,
-        notes=tuple(state.notes), inserted=inserted, named=named or action,
+        notes=tuple(state.notes), inserted=inserted, nth=nth, named=named or action,
         paid={p: c for p, c in paid.items() if c} if payouts else {},
         awarded=by_rules,
         unawarded=cannot_award(state, result),

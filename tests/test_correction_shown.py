@@ -78,3 +78,17 @@ def test_a_winner_moved_in_a_hand_in_play_is_named(user, db: str) -> None:  # no
     assert user("whatif", "h1", "--replace", "18", "Bob sm")[1].splitlines()[3:] == [
         "  Bob               +2      -2      -4           +2          -2         -4",
         "  Ann               -2      +2      +4           -2          +2         +4"]
+
+
+def test_two_rows_inserted_after_one_seq_are_shown_as_show_at_names_them(user) -> None:  # noqa: ANN001
+    """Ann's 4-chip pot recorded paid in two payouts inserted after seq 18 (3, then 1): show
+    numbers them 18+1 and 18+2, as `show --at` stops after each (the one row inserted after a
+    seq stays N+), and the stacks after each are Ann 101, then 102."""
+    _shown_down(user)
+    assert user("correct", "h1", "--insert-after", "18", "pay Ann 3", "--insert-after", "18",
+                "pay Ann 1", "--reason", "paid in two", "--by", "floor")[0] == 0
+    rows = [line for line in user("show", "h1")[1].splitlines() if line.startswith("18+")]
+    assert rows == ["18+1 pay Ann 3                    pot 1 [Bob:98 Ann:101] showdown",
+                    "18+2 pay Ann 1                    pot 0 [Bob:98 Ann:102] showdown"]
+    at = user("show", "h1", "--at", "18+1")[1].splitlines()
+    assert [line for line in at if line.startswith("18+")] == [rows[0]]
