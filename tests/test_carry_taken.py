@@ -162,14 +162,11 @@ def test_an_undo_of_the_carry_the_next_hand_took_names_that_hand(user, h2_starte
     assert _nets(user) == [["Ann", "0"], ["Bob", "0"]]
 
 
-def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None:  # noqa: ANN001
-    """RULES.md §2.2, §5: with ``odd_chip_tie_order=carry_to_next_hand`` the odd chip of
-    a tie stays in the pot for the next deal. Antes 1, blinds 1/2, Cy folds, Ann and Bob
-    check it down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried (the
-    end is seq 24). k2 starts and takes it (k1's ``carry_over`` out, seq 25): an undo of k1
-    is refused naming k2, citing the odd chip's rule, not the declare pot's; before k2,
-    ``session close`` and ``settle`` are refused citing it too, and the notes of
-    ``balances`` and ``standings`` on the 1 chip the nets sum short cite it."""
+def _odd_chip_k1(user) -> None:  # noqa: ANN001
+    """Session S (Ann, Bob, Cy bought in 100) and its hand k1 with
+    ``odd_chip_tie_order=carry_to_next_hand``: antes 1, blinds 1/2, Cy folds, Ann and Bob
+    check it down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried (the end
+    is seq 24)."""
     assert user("session", "open", "S")[0] == 0
     for player in ("Ann", "Bob", "Cy"):
         assert user("buyin", "S", player, "100")[0] == 0
@@ -181,6 +178,17 @@ def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None
         "d dh Ann 2c3d", "d dh Bob 4c5d", "d dh Cy 6c7d", "Cy f", "Ann cc", "Bob cc",
         "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts", "Ann cc",
         "Bob cc", "pay Ann 3", "pay Bob 3", "end"]) == 0
+
+
+def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None:  # noqa: ANN001
+    """RULES.md §2.2, §5: with ``odd_chip_tie_order=carry_to_next_hand`` the odd chip of
+    a tie stays in the pot for the next deal. Antes 1, blinds 1/2, Cy folds, Ann and Bob
+    check it down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried (the
+    end is seq 24). k2 starts and takes it (k1's ``carry_over`` out, seq 25): an undo of k1
+    is refused naming k2, citing the odd chip's rule, not the declare pot's; before k2,
+    ``session close`` and ``settle`` are refused citing it too, and the notes of
+    ``balances`` and ``standings`` on the 1 chip the nets sum short cite it."""
+    _odd_chip_k1(user)
     left = ("session S: hand k1 carries 1 chip to the session's next hand, and no later hand "
             "took them (RULES.md §2.2, §5): ")
     code, _, err = user("session", "close", "S")
@@ -209,17 +217,7 @@ def test_the_audit_cites_the_odd_chip_s_rule_for_one_carried_to_no_hand(  # noqa
     """The odd chip of k1 (RULES.md §2.2, §5; the hand of the test above) and a file that
     closes the session after k1: the audit's finding on the 1 chip carried to no hand cites
     the odd chip's sections, by k1's options, not the declare pot's §3.8, §7.1."""
-    assert user("session", "open", "S")[0] == 0
-    for player in ("Ann", "Bob", "Cy"):
-        assert user("buyin", "S", player, "100")[0] == 0
-    assert user("hand", "start", "--hand", "k1", "--session", "S", "--game", "NT", "--antes",
-                "1", "--stakes", "1/2", "--button", "Cy", "--split-options",
-                "odd_chip_tie_order=carry_to_next_hand", "--seats",
-                "Ann:100,Bob:100,Cy:100")[0] == 0
-    assert _table(user, "k1", [
-        "d dh Ann 2c3d", "d dh Bob 4c5d", "d dh Cy 6c7d", "Cy f", "Ann cc", "Bob cc",
-        "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts", "Ann cc",
-        "Bob cc", "pay Ann 3", "pay Bob 3", "end"]) == 0
+    _odd_chip_k1(user)
     export = tmp_path / "k.jsonl"
     assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
     closed = tmp_path / "closed.jsonl"

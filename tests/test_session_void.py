@@ -23,6 +23,15 @@ from tests.test_carry_taken import CARRY, H1, H2
 
 FOLD = ["d dh Ann ????", "d dh Bob ????", "Bob f", "end"]
 WHY = ("--reason", "wrong ledger", "--by", "host")
+#: What voiding fri's h1 and h2 says of h3, dealt on the 102 / 98 h2 left Ann and Bob: it
+#: stands as played, the 2 chips owed in settle.
+H3_AS_PLAYED = [
+    "  warning: hand h3 started Ann with 102, on hand h2 as it stood (the books had Ann 102 "
+    "there); now they have Ann 100: Ann -2 chips in settle, and hand h3 stands as played "
+    "(the chips at the table are facts)",
+    "  warning: hand h3 started Bob with 98, on hand h2 as it stood (the books had Bob 98 "
+    "there); now they have Bob 100: Bob +2 chips in settle, and hand h3 stands as played "
+    "(the chips at the table are facts)"]
 
 
 def _hand(hand: str, seats: str) -> list:
@@ -347,12 +356,7 @@ def test_void_of_several_hands_warns_of_a_later_hand_once_with_every_void_in(use
         "Ann -1, Bob +1",
         "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
         "Ann -1, Bob +1",
-        "  warning: hand h3 started Ann with 102, on hand h2 as it stood (the books had Ann 102 "
-        "there); now they have Ann 100: Ann -2 chips in settle, and hand h3 stands as played "
-        "(the chips at the table are facts)",
-        "  warning: hand h3 started Bob with 98, on hand h2 as it stood (the books had Bob 98 "
-        "there); now they have Bob 100: Bob +2 chips in settle, and hand h3 stands as played "
-        "(the chips at the table are facts)"]
+        *H3_AS_PLAYED]
     lines = _balances(user)
     assert [line.split()[1] for line in lines[1:3]] == ["1", "-1"]
     assert lines[3:] == [
@@ -542,12 +546,7 @@ def test_void_of_hands_of_a_session_and_of_none_appends_the_latest_first(user, f
         "Ann +6; by the rules: Bob +14, Cy -20, Ann +6",
         f"voided hand {plo}: returned Ona 460, Pia 180, Quin 460; change in net: Ona +460, "
         "Pia +180, Quin -640; by the rules: Ona +460, Pia +180, Quin -640",
-        "  warning: hand h3 started Ann with 102, on hand h2 as it stood (the books had Ann 102 "
-        "there); now they have Ann 100: Ann -2 chips in settle, and hand h3 stands as played "
-        "(the chips at the table are facts)",
-        "  warning: hand h3 started Bob with 98, on hand h2 as it stood (the books had Bob 98 "
-        "there); now they have Bob 100: Bob +2 chips in settle, and hand h3 stands as played "
-        "(the chips at the table are facts)"]
+        *H3_AS_PLAYED]
     rows = user("sql", f"SELECT stream, seq, type FROM events WHERE position > {head}"
                 " ORDER BY position", "--csv")[1].splitlines()
     assert rows == ["stream,seq,type", f"{plo},27,correction", f"{plo},28,hand_voided",

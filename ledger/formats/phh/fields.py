@@ -9,7 +9,7 @@ integers or decimals (strings, booleans, ``inf``/``nan`` are rejected).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -152,26 +152,33 @@ def finer_amount(raw: RawHand, actions: list[PhhAction], places_at_most: int
     than ``places_at_most`` decimal places (trailing zeros dropped): ``(amount as written, its
     key or None, its action or None)``; ``("", None, None)`` when none does. What a refusal of
     amounts finer than a currency's minor unit names (FORMATS.md §1)."""
-    for key in (*LIST_AMOUNTS, *SCALAR_AMOUNTS):
-        for item in _items(raw.table.get(key)):
-            if (type(item) is not int
-                    and places(_number(raw, item, key).normalize()) > places_at_most):
-                return str(item), key, None
-    for action in actions:
-        parts = action.text.split()
-        if (len(parts) >= 3 and parts[1] == "cbr"
-                and places(to_decimal(parts[2]).normalize()) > places_at_most):
-            return parts[2], None, action
+    for written, key, action, needed in _needed_places(raw, actions):
+        if needed > places_at_most:
+            return written, key, action
     return "", None, None
 
 
 def _significant(raw: RawHand, actions: list[PhhAction]) -> int:
     """The most places any amount of the hand needs, trailing zeros dropped (``10.500`` → 1)."""
-    numbers = [_number(raw, item, key) for key in (*LIST_AMOUNTS, *SCALAR_AMOUNTS)
-               for item in _items(raw.table.get(key)) if type(item) is not int]
-    numbers += [to_decimal(parts[2]) for parts in (action.text.split() for action in actions)
-                if len(parts) >= 3 and parts[1] == "cbr"]
-    return max((places(number.normalize()) for number in numbers if number.is_finite()), default=0)
+    return max((needed for *_, needed in _needed_places(raw, actions)), default=0)
+
+
+def _needed_places(raw: RawHand, actions: list[PhhAction]
+                   ) -> Iterator[tuple[str, str | None, PhhAction | None, int]]:
+    """Each written decimal amount of the hand (its keys', then its bets'): ``(as written, its
+    key or None, its action or None, the places it needs, trailing zeros dropped)``."""
+    for key in (*LIST_AMOUNTS, *SCALAR_AMOUNTS):
+        for item in _items(raw.table.get(key)):
+            if type(item) is not int:
+                number = _number(raw, item, key)
+                if number.is_finite():
+                    yield str(item), key, None, places(number.normalize())
+    for action in actions:
+        parts = action.text.split()
+        if len(parts) >= 3 and parts[1] == "cbr":
+            number = to_decimal(parts[2])
+            if number.is_finite():
+                yield parts[2], None, action, places(number.normalize())
 
 
 def _items(value: object) -> list:
