@@ -29,19 +29,25 @@ from ledger.model.errors import LedgerError
 #: The hands with a correction or void appended after a later event of their session that
 #: took their chips: the session's next hand dealt, or a cash-out, after the hand's start and
 #: before the correction (the first such event after each corrected hand's start, found by an
-#: as-of join: one pass, however many corrections a ledger holds).
+#: as-of join: one pass, however many corrections a ledger holds). ``{source}``: the relation
+#: of the events table's rows read (the ledger's ``events``, a partition of a Parquet export).
 _LATE = """
-WITH f AS (SELECT stream, session, position FROM events
+WITH f AS (SELECT stream, session, position FROM {source}
            WHERE type IN ('correction', 'hand_voided') AND hand_id IS NOT NULL
              AND session IS NOT NULL AND ($1 IS NULL OR list_contains($1, session))),
-     h AS (SELECT stream, session, position FROM events
+     h AS (SELECT stream, session, position FROM {source}
            WHERE seq = 1 AND stream IN (SELECT stream FROM f)),
-     d AS (SELECT session, position FROM events
+     d AS (SELECT session, position FROM {source}
            WHERE type IN ('hand_started', 'cash_out') AND session IN (SELECT session FROM f)),
      n AS (SELECT h.stream, d.position AS next FROM h
            ASOF JOIN d ON d.session = h.session AND d.position > h.position)
 SELECT DISTINCT f.stream FROM f JOIN n ON n.stream = f.stream WHERE n.next < f.position
 ORDER BY f.stream
+"""
+#: The rows of those hands, each hand's by seq.
+_ROWS = """
+SELECT stream, position, seq, type, payload FROM {source}
+WHERE list_contains($1, stream) ORDER BY stream, seq
 """
 
 
@@ -50,33 +56,64 @@ def revisions(ledger: Any, sessions: Sequence[str] | None = None) -> Revisions:
     hand of ``sessions`` (None: of every session) that was corrected or voided after a later
     event of its session took its chips: per correction or void of it, its facts as it stood
     before that row (chips; a prefix the rules refuse: facts whose chips are unknown). Empty
-    for a ledger with none (every ledger before such a correction). Reads only."""
-    from replay.fold import replay_events
+    for a ledger with none (every ledger before such a correction). Reads only
+    (:func:`revisions_in` of the ledger's events).
 
-    hands = [h for (h,) in ledger.connection.execute(
-        _LATE, [None if sessions is None else list(sessions)]).fetchall()]
+    Raises:
+        MalformedEvent: a stored payload of such a hand that does not parse."""
+    return revisions_in(ledger.connection, "events", sessions)
+
+
+def revisions_in(con: Any, source: str, sessions: Sequence[str] | None = None) -> Revisions:
+    """:func:`revisions` of the rows of ``source``, a relation of the events table's columns
+    (``position``, ``stream``, ``hand_id``, ``session``, ``seq``, ``type``, ``payload``) on
+    the DuckDB connection ``con`` holding whole sessions: the ledger's ``events``, or a
+    partition of a Parquet export (:mod:`replay.partition`), which finds what the ledger
+    finds of its sessions. Reads only.
+
+    Raises:
+        MalformedEvent: a stored payload of such a hand that does not parse."""
+    from ledger.model.events import parse_stored
+
+    hands = [h for (h,) in con.execute(
+        _LATE.format(source=source), [None if sessions is None else list(sessions)]).fetchall()]
+    if not hands:
+        return {}
+    streams: dict[str, list[tuple[int, int, Any]]] = {}
+    for hand, position, seq, type_, payload in con.execute(_ROWS.format(source=source),
+                                                          [hands]).fetchall():
+        streams.setdefault(hand, []).append((position, seq, parse_stored(type_, payload)))
     out: dict[str, tuple[Revision, ...]] = {}
     for hand in hands:
-        rows = ledger.read(hand)
-        events = [r.event for r in rows]
-        session = rows[0].event.session if rows[0].event.type == "hand_started" else None
-        found = []
-        for i, row in enumerate(rows):
-            if row.event.type not in ("correction", "hand_voided"):
-                continue
-            try:
-                before = hand_facts(replay_events(events[:i], session=session), ord=0,
-                                    position=rows[0].position, unit=events[0].unit)
-            except LedgerError as exc:
-                before = HandFacts(hand=hand, session=session, ord=0,
-                                   position=rows[0].position, game="?", status="unreplayable",
-                                   starting={}, contributions={}, paid=None, net={},
-                                   pot_out=None, error=str(exc))
-            found.append(Revision(row.position, row.seq, row.event.by, row.event.reason,
-                                  before))
+        found = _revisions_of(hand, streams[hand])
         if found:
-            out[hand] = tuple(found)
+            out[hand] = found
     return out
+
+
+def _revisions_of(hand: str, rows: list[tuple[int, int, Any]]) -> tuple[Revision, ...]:
+    """The revisions of ``hand`` from its rows ``(position, seq, event)`` by seq: per
+    correction or void, the hand as it stood before it."""
+    from replay.fold import replay_events
+
+    events = [e for _, _, e in rows]
+    first = events[0]
+    session = first.session if first.type == "hand_started" else None
+    found = []
+    for i, (position, seq, event) in enumerate(rows):
+        if event.type not in ("correction", "hand_voided"):
+            continue
+        try:
+            before = hand_facts(replay_events(events[:i], session=session), ord=0,
+                                position=rows[0][0], unit=first.unit)
+        except LedgerError as exc:
+            before = HandFacts(hand=hand, session=session, ord=0, position=rows[0][0],
+                               game="?", status="unreplayable", starting={},
+                               contributions={}, paid=None, net={}, pot_out=None,
+                               error=str(exc))
+        found.append(Revision(position, seq, event.by, event.reason, before,
+                              voids=event.type == "hand_voided"))
+    return tuple(found)
 
 
 @dataclass(frozen=True)
