@@ -122,8 +122,11 @@ class LateCorrection:
     voided now) appended after later
     events of ``session`` took the hand's chips as it stood (``after``: what they were, in
     ledger order: ``hand X was dealt``, ``the cash-outs``), each of which stands as
-    recorded: ``owed`` per player, chips, the corrected net less the net as it stood, which
-    ``settle`` asks for in money."""
+    recorded: ``owed`` per player, chips, the net as corrected now less the net as it stood
+    then, which ``settle`` asks for in money. ``later``: ``(seq, by, reason)`` of each
+    correction or void of the hand appended after this one (a void's ``hand_voided`` row
+    not named apart from its own correction), whose chips ``owed`` counts too: the hand as
+    it stands now against the hand those events followed."""
 
     session: str
     hand: str
@@ -133,21 +136,31 @@ class LateCorrection:
     after: tuple[str, ...]
     owed: tuple[tuple[str, int], ...]
     voided: bool = False
+    later: tuple[tuple[int, str, str], ...] = ()
 
     def words(self) -> str:
         """``hand f2 corrected after the cash-outs (seq 21, by host: typo): Ann +100, Cy -100
-        chips owed in settle``."""
+        chips owed in settle``; with later corrections, each named in order, the chips owed
+        by them all: ``(seq 19, by f: wrong; then seq 20, by host: chopped): …``."""
         owed = ", ".join(f"{p} {n:+d}" for p, n in self.owed)
         done = "voided" if self.voided else "corrected"
-        return (f"hand {self.hand} {done} after {' and '.join(self.after)} (seq {self.seq}, "
-                f"by {self.by}: {self.reason}): {owed} chips owed in settle")
+        which = "; then ".join(f"seq {seq}, by {by}: {reason}" for seq, by, reason in
+                               ((self.seq, self.by, self.reason), *self.later))
+        return (f"hand {self.hand} {done} after {' and '.join(self.after)} ({which}): "
+                f"{owed} chips owed in settle")
 
     def as_json(self) -> dict[str, Any]:
         """``session``, ``hand``, ``seq``, ``by``, ``reason``, ``after`` (list), ``owed``
-        (``{player: chips}``), ``voided`` (the hand is voided now)."""
-        return {"session": self.session, "hand": self.hand, "seq": self.seq, "by": self.by,
-                "reason": self.reason, "after": list(self.after), "owed": dict(self.owed),
-                "voided": self.voided}
+        (``{player: chips}``), ``voided`` (the hand is voided now); ``later`` (``[{"seq",
+        "by", "reason"}]``) only when corrections or voids of the hand came after this one,
+        ``owed`` counting them too."""
+        out = {"session": self.session, "hand": self.hand, "seq": self.seq, "by": self.by,
+               "reason": self.reason, "after": list(self.after), "owed": dict(self.owed),
+               "voided": self.voided}
+        if self.later:
+            out["later"] = [{"seq": seq, "by": by, "reason": reason}
+                            for seq, by, reason in self.later]
+        return out
 
 
 def late_corrections(ledger: Any, session: str | None = None) -> list[LateCorrection]:
@@ -165,7 +178,7 @@ def late_corrections(ledger: Any, session: str | None = None) -> list[LateCorrec
     for name in sessions:
         book = _book(ledger, name, late)
         if book is not None:
-            out.extend(_of_book(name, book))
+            out.extend(_of_book(name, book, late))
     return [c for _, c in sorted(out, key=lambda item: item[0])]
 
 
@@ -192,9 +205,10 @@ def _book(ledger: Any, session: str, late: Revisions) -> Any:
     return book if book is not None and book.followed else None
 
 
-def _of_book(session: str, book: Any) -> Iterable[tuple[int, LateCorrection]]:
+def _of_book(session: str, book: Any, late: Revisions) -> Iterable[tuple[int, LateCorrection]]:
     """The :class:`LateCorrection` of each revision some start or cash-out of ``book``
-    followed as it stood, with its ledger position."""
+    followed as it stood, with its ledger position (``late``: every revision of the hands,
+    the later ones named in it)."""
     found: dict[int, tuple[Revision, list[str], dict[str, int]]] = {}
     events: list[tuple[int, str, Revision, str, int]] = []
     position = {h.hand: h.position for h in book.hands}
@@ -213,9 +227,28 @@ def _of_book(session: str, book: Any) -> Iterable[tuple[int, LateCorrection]]:
             after.append(what)
         players[player] = players.get(player, 0) + owed
     for at, (revision, after, players) in found.items():
-        yield at, LateCorrection(session, revision.before.hand, revision.seq, revision.by,
-                                 revision.reason, tuple(after), tuple(players.items()),
-                                 revision.before.hand in voided)
+        hand = revision.before.hand
+        yield at, LateCorrection(session, hand, revision.seq, revision.by, revision.reason,
+                                 tuple(after), tuple(players.items()), hand in voided,
+                                 _later(late.get(hand, ()), revision))
+
+
+def _later(revisions: Sequence[Revision], first: Revision) -> tuple[tuple[int, str, str], ...]:
+    """``(seq, by, reason)`` of each of ``revisions`` after ``first``: a void's
+    ``hand_voided`` row, written with its own correction just before it (reason ``void: …``,
+    its author), is that void, named once."""
+    from replay.amendment_kinds import own_correction
+
+    out: list[tuple[int, str, str]] = []
+    previous = first
+    for r in revisions:
+        if r.position <= first.position:
+            continue
+        if not (r.voids and not previous.voids and previous.seq == r.seq - 1
+                and own_correction(previous, r)):
+            out.append((r.seq, r.by, r.reason))
+        previous = r
+    return tuple(out)
 
 
 def late_lines(corrections: Sequence[LateCorrection]) -> list[str]:
