@@ -449,6 +449,15 @@ def test_a_payout_corrected_in_a_settled_session_is_owed_not_a_cash_out_wrong(us
     assert user("settle", "--session", "fri1") == (
         0, "Cy pays Ann 25.00 USD\n1 transfer(s) settle 2 player(s) (12.50 USD paid already)\n",
         note + "\n")
+    # the note as data: the 100 chips owed, 2500 cents at 0.25 USD a chip, the transfer's unit
+    assert user("settle", "--session", "fri1", "--json") == (0, json.dumps({
+        "transfers": [{"session": "fri1", "from": "Cy", "from_name": "Cy", "to": "Ann",
+                       "to_name": "Ann", "amount": 2500}],
+        "decimals": 2, "currency": "USD", "paid_already": 1250, "payments_recorded": 1250,
+        "corrected_late": [{"session": "fri1", "hand": "f2", "seq": 21, "by": "host",
+                            "reason": "typo", "after": ["the cash-outs"],
+                            "owed": {"Ann": 100, "Cy": -100}, "voided": False,
+                            "owed_minor": {"Ann": 2500, "Cy": -2500}}]}) + "\n", "")
     code, out, _ = user("balances", "--session", "fri1", "--money")
     assert out.splitlines()[1:] == [
         "Ann                   12.50        87.50        75.00      1        1",
