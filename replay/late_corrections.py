@@ -19,7 +19,7 @@ Reads only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,6 +203,18 @@ def _book(ledger: Any, session: str, late: Revisions) -> Any:
                           aliases=series_names(ledger), revised=late)
     book = series.sessions.get(session)
     return book if book is not None and book.followed else None
+
+
+def late_of_books(books: Mapping[str | None, Any], late: Revisions
+                  ) -> list[tuple[int, LateCorrection]]:
+    """The :class:`LateCorrection` of each revision of ``late`` that a start or cash-out of
+    ``books`` (``{session: book}``, each with its ``hands``, ``starts`` and ``cash_outs``: a
+    :class:`ledger.audit.books.SessionBook`, or what
+    :attr:`ledger.audit.stream.StreamAudit.stood` keeps of one) followed as it stood, each
+    with the ledger position of the correction: what a replay folded apart (a partition of
+    :mod:`replay.partition`) gives :func:`late_corrections`'s notes from."""
+    return [item for name, book in books.items() if name is not None
+            for item in _of_book(name, book, late)]
 
 
 def _of_book(session: str, book: Any, late: Revisions) -> Iterable[tuple[int, LateCorrection]]:

@@ -54,7 +54,9 @@ class PartResult:
     :class:`ledger.audit.tables.AuditReport` keeps them); the texts
     of its rendered hands in ledger order (none unless asked); its derived tables' rows as
     columns (:func:`replay.tables.table_columns`) when the partition does not write them
-    itself."""
+    itself; the corrections of its hands appended after later events took their chips, each
+    with the ledger position of its row (``late``:
+    :class:`replay.late_corrections.LateCorrection`, what ``audit`` notes)."""
 
     books: dict[str | None, SessionBook]
     findings: list[tuple[int, int, int, Any]]
@@ -68,6 +70,7 @@ class PartResult:
     units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)
     tables: dict[str, dict[str, Any]] = field(default_factory=dict)
+    late: list[tuple[int, Any]] = field(default_factory=list)
 
 
 def part_path(out: str, table: str, number: int) -> str:
@@ -254,6 +257,10 @@ def replay_numbered(part: PartRows, numbered: Sequence[tuple[int, Any]],
     tables: dict[str, list[tuple]] = {table: [] for table in HAND_TABLES}
     _replayed(numbered, audit, result, aliases, tables, render, problems)
     series, result.findings = audit.finish_keyed()
+    if audit.stood:
+        from replay.late_corrections import late_of_books
+
+        result.late = late_of_books(audit.stood, revised)
     named = {d.hand for *_, d in result.findings}
     result.units = {hand: unit for hand, unit in result.units.items() if hand in named}
     result.books = series.sessions

@@ -25,6 +25,7 @@ from ledger.store.store import Ledger
 from replay.distributed import AUDIT_TABLES, events_path, replay_parquet
 from replay.ingest.export import export_tables
 from replay.ingest.pipeline import import_paths
+from replay.late_corrections import late_corrections
 from replay.partition import HAND_TABLES
 from replay.projections import rebuild
 from tests.conftest import SHARED
@@ -254,7 +255,8 @@ def test_a_late_correction_stands_on_dask_as_locally(tmp_path: Path, scheduler: 
     """h2 was dealt, and x1's cash-outs counted, on the hands as they stood: the local audit
     takes them so (no stack_continuity, no session_balance finding: the chips at the table
     are facts, 4 chips owed in each session) and so does the Dask replay, finding for
-    finding, table for table, each session in a partition of its own."""
+    finding, table for table, each session in a partition of its own; ``dask-replay`` notes
+    the chips owed on stderr as ``audit`` does, line for line."""
     _late_corrections(run)
     code, out, err = user("audit")
     assert code == 1  # the payouts of h1 and x1 now differ from the rules (the aces win)
@@ -277,7 +279,18 @@ def test_a_late_correction_stands_on_dask_as_locally(tmp_path: Path, scheduler: 
     assert done.merged.counts == projection.counts == {"hands": 3, "bad": 2,
                                                        "unverifiable": 0}
     assert done.merged.report == read_audit(ledger.connection)
+    # the notes of the chips owed, as audit gives them
+    assert done.merged.late == late_corrections(ledger)
+    assert [f"note: {c.words()}" for c in done.merged.late] == err.splitlines()
     _assert_same_tables(ledger, tmp_path / "out")
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    result = CliRunner().invoke(cli, ["dask-replay", str(export), str(tmp_path / "cli"),
+                                      "--scheduler", scheduler, "--partitions", "2"])
+    assert (result.exit_code, result.stderr.splitlines()) == (1, err.splitlines())
+    assert result.stdout.splitlines()[1:-1] == out.splitlines()  # the audit's very lines
 
 
 def test_cli_dask_replay(tmp_path: Path, scheduler: str, series: Series) -> None:
