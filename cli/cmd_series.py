@@ -127,7 +127,11 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
                    'different units, {"sessions": [{"session", and that object in its '
                    'unit}], "hands_of_no_session_unsettled"} (a count of hands); either with '
                    '"not_settled": [{"session", "hand", "in_progress"}] when a session has a '
-                   'hand still in progress (the first such hand, how many))')
+                   'hand still in progress (the first such hand, how many)) and '
+                   '"corrected_late" as audit --json\'s when a hand was corrected after later '
+                   'hands or cash-outs took its chips ("owed": {player: chips} the chips it '
+                   'leaves owed, which the transfers settle; "owed_minor" the same in integer '
+                   'minor units of its session\'s money)')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value), each
@@ -153,16 +157,18 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
                             lambda line: render.note(obj.names()(line))),
                         progress=render.no_progress if as_json else render.progress)
     names = obj.names()
-    waiting = ({"not_settled": [dict(w) for w in settled.waiting]} if settled.waiting
-               else {})
+    extra = ({"not_settled": [dict(w) for w in settled.waiting]} if settled.waiting
+             else {})
+    if settled.late:  # what the text's late-correction notes say, as data
+        extra["corrected_late"] = settled.late
     if as_json and settled.books is None:
         click.echo(json.dumps({"sessions": [
             {"session": name, **_settle_json(names, [(name, *t) for t in transfers], books)}
             for name, transfers, books in settled.blocks],
-            "hands_of_no_session_unsettled": settled.loose} | waiting))
+            "hands_of_no_session_unsettled": settled.loose} | extra))
     elif as_json:
         click.echo(json.dumps(_settle_json(names, settled.transfers, settled.books)
-                              | waiting))
+                              | extra))
     elif settled.books is None:
         click.echo(names(books_text.settle_each_text(settled.blocks, settled.loose)))
         _waiting(settled.waiting)

@@ -116,15 +116,21 @@ def balances(path: str, session: str | None, *, money: bool, progress: Progress 
         return books
 
 
+def _session_units(ledger: Ledger) -> dict[str, tuple[int, int, str | None]]:
+    """``{session: (minor units a chip is worth, decimals, currency)}`` of every session
+    (a session of plain chips: ``(1, 0, None)``)."""
+    return {name: (int(value or 1), int(decimals or 0), currency) for name, value, decimals,
+            currency in ledger.connection.execute(
+                "SELECT session, chip_value_minor, decimals, currency FROM session_book"
+                " WHERE session IS NOT NULL").fetchall()}
+
+
 def _worth(ledger: Ledger, money: bool) -> Callable[[Any], str]:
     """What the chips a late correction leaves owed are worth, as ``balances --money`` says
     it after its words (`` (Ann +25.00 USD, Cy -25.00 USD)``); nothing in chips."""
     from ledger.model.money import format_money
 
-    units = {name: (int(value or 1), int(decimals or 0), currency) for name, value, decimals,
-             currency in ledger.connection.execute(
-                 "SELECT session, chip_value_minor, decimals, currency FROM session_book"
-                 " WHERE session IS NOT NULL").fetchall()} if money else {}
+    units = _session_units(ledger) if money else {}
 
     def worth(c: Any) -> str:
         if c.session not in units:
@@ -277,13 +283,19 @@ class Settled(NamedTuple):
     unit and no session was named, ``books`` None and ``blocks``, each session settled in its
     own unit (:data:`settlement.SessionBlock`), with ``loose`` the hands of no session, which
     are settled in none. ``waiting``: the sessions left unsettled, a hand of each still in
-    progress (:func:`settlement.waiting_sessions`; only when no session was named)."""
+    progress (:func:`settlement.waiting_sessions`; only when no session was named).
+    ``late``: each correction appended after later events took the hand's chips as it
+    stood, the notes ``unbalanced`` was given as data: its
+    :meth:`replay.late_corrections.LateCorrection.as_json` with ``owed_minor``, the chips it
+    leaves owed in minor units of its session's money (``{player: chips × chip value}``,
+    the unit of the transfers; a session of plain chips: the chips)."""
 
     transfers: list[settlement.SessionTransfer]
     books: player_balances.Balances | None
     blocks: list[settlement.SessionBlock] = []
     loose: int = 0
     waiting: list[dict[str, Any]] = []
+    late: list[dict[str, Any]] = []
 
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
@@ -331,9 +343,12 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
         closed = {name for (name,) in ledger.connection.execute(
             "SELECT session FROM session_book WHERE closed").fetchall()} if found else set()
         late = late_corrections(ledger, session)
+        units = _session_units(ledger) if late else {}
     for line in [*_unbalanced_lines(found, closed), *late_lines(late)]:
         unbalanced(line)
-    return Settled(*settled, blocks, loose, waiting)
+    owed = [{**c.as_json(), "owed_minor": {p: n * units[c.session][0] for p, n in c.owed}}
+            for c in late]
+    return Settled(*settled, blocks, loose, waiting, owed)
 
 
 def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:
