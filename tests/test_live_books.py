@@ -262,6 +262,27 @@ def test_a_rebuy_before_a_hand_names_a_hand_of_its_session(night: Path, tmp_path
     assert rows(db) == before
 
 
+@pytest.mark.parametrize(("args", "typed"), [
+    (("cashout", "s", "Ann", "200", "--closed"), "cashout s Ann 200"),
+    (("entry", "amend", "s", "2", "150", "--reason", "r", "--by", "h", "--closed"),
+     "entry amend s 2 150"),
+    (("entry", "retract", "s", "3", "--reason", "r", "--by", "h", "--closed"),
+     "entry retract s 3"),
+    (("session", "set", "s", "--chip-value", "0.25", "--closed"), "session set s"),
+    (("session", "void", "s", "--reason", "r", "--by", "h", "--closed"), "session void s"),
+])
+def test_closed_on_an_open_session_is_refused_as_for_a_buy_in(night: Path, tmp_path: Path,
+                                                              args: tuple, typed: str) -> None:
+    """Every book command taking `--closed` refuses it on session s, which is open, as
+    `buyin --before x1 --closed` does: one line naming the session, nothing written."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    before = rows(db)
+    assert refused(run(db, *args)) == (
+        f"error: {typed} --closed: session s is open: --closed is for a closed session's "
+        "books; nothing written (leave out --closed)")
+    assert rows(db) == before
+
+
 def test_a_closed_session_takes_a_rebuy_before_its_hand_with_closed(night: Path,
                                                                     tmp_path: Path) -> None:
     """x2 seated Bob with the 100 he rebought after x1 (Ann calls her small blind, Bob folds:

@@ -24,7 +24,14 @@ from replay.sessions.seated_chips import (
     entry_place,
     seated_with_bought,
 )
-from replay.sessions.state import Place, SessionState, alias_group, append_entry, open_state
+from replay.sessions.state import (
+    Place,
+    SessionState,
+    alias_group,
+    append_entry,
+    closed_flag_on_open,
+    open_state,
+)
 from replay.sessions.statements import statement_to_retract
 
 
@@ -118,6 +125,9 @@ def correction_checked(ledger: Any, session: str, seq: int, value: str | None, *
         NotFound, MalformedInput, LedgerError: as :func:`correct_entry`.
     """
     state = open_state(ledger, session, allow_closed=True)
+    if closed:
+        closed_flag_on_open(state, session, f"entry {'retract' if value is None else 'amend'} "
+                            f"{session} {seq}{'' if value is None else ' ' + value} --closed")
     statement = statement_to_retract(ledger, session, seq, amending=value is not None,
                                      closed=closed, closed_session=state.closed)
     if statement is not None:  # a ledger statement: retracted whole, never amended

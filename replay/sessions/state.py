@@ -189,6 +189,20 @@ def open_state(ledger: Any, name: str, *, allow_closed: bool = False,
     return state
 
 
+def closed_flag_on_open(state: SessionState, session: str, typed: str) -> None:
+    """Refuse ``--closed`` given to a write into ``session`` (``state``: its books) while it
+    is open: the flag lets a write into a closed session's books, settled up at the close
+    (README "A closed session's one rule"), and on an open one it says what is not so.
+    ``typed``: the command as typed, ``--closed`` last.
+
+    Raises:
+        LedgerError: the session is open, naming it and the command; nothing written.
+    """
+    if not state.closed:
+        raise LedgerError(f"{typed}: session {session} is open: --closed is for a closed "
+                          "session's books; nothing written (leave out --closed)")
+
+
 def no_session(name: str, names: list[str], *, to_open: bool = True) -> NotFound:
     """The refusal of a command that needs session ``name``, which is none of the sessions
     ``names`` (the closest named): ``no session 'fri' (open it with `handledger session open
