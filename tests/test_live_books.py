@@ -390,8 +390,9 @@ def test_a_stack_short_of_the_books_names_the_buy_in_not_a_rebuy(night: Path,
                                                                   tmp_path: Path) -> None:
     """Bob left x1 with 0; his rebuy of 100 is entered twice (entries 4, 5) and x2 seats him
     with 100: the books give him 200, x2 starts him -100. Settle's note names `entry retract` /
-    `entry amend` of the buy-in (a rebuy would only make it worse) and the hand's start; the
-    entry retracted, the note is gone. Bob pays Ann 100 (x1) less 1 (x2: Ann folds her small
+    `entry amend` of the buy-in (a rebuy would only make it worse) and the hand's start, and
+    balances and standings say it too (not with --json); the entry retracted, the note is
+    gone from all three. Bob pays Ann 100 (x1) less 1 (x2: Ann folds her small
     blind to his big blind)."""
     db = copy_ledger(night, tmp_path / "t.duckdb")
     for _ in range(2):
@@ -402,18 +403,25 @@ def test_a_stack_short_of_the_books_names_the_buy_in_not_a_rebuy(night: Path,
     settle = run(db, "settle", "--session", "s")
     assert (settle.exit_code, settle.stdout) == (
         0, "Bob pays Ann 99 chips\n1 transfer(s) settle 2 player(s)\n")
-    assert settle.stderr.splitlines() == [
+    off = [
         "note: session s: hands start with stacks its books did not leave (Bob -100 chips); "
         "settle goes by the hands: `handledger audit --session s` names each (a buy-in "
         "recorded wrong (too many chips, or entered twice): `handledger entry amend s SEQ "
         "CHIPS --reason … --by …` or `handledger entry retract s SEQ --reason … --by …` "
         "(`handledger history --session s` lists the entries); or a stack typed wrong: its "
         "start replaced, `handledger correct HAND --replace 1 …`)"]
+    assert settle.stderr.splitlines() == off
+    for read in (("balances", "--session", "s"), ("balances",), ("standings",)):
+        said = run(db, *read)  # the same note, in the same words, where settle says it
+        assert (said.exit_code, said.stderr.splitlines()) == (0, off), read
+    assert run(db, "standings", "--json").stderr == ""
     assert run(db, "entry", "retract", "s", "5", "--reason", "entered twice", "--by", "host"
                ).exit_code == 0
     again = run(db, "settle", "--session", "s")
     assert (again.stdout, again.stderr) == (
         "Bob pays Ann 99 chips\n1 transfer(s) settle 2 player(s)\n", "")
+    for read in (("balances", "--session", "s"), ("standings",)):
+        assert run(db, *read).stderr == "", read
 
 
 def test_a_buy_in_kept_before_its_hand_lets_the_first_be_retracted(night: Path,
