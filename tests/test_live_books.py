@@ -133,7 +133,7 @@ def test_the_last_buy_in_of_a_seated_player_is_not_retracted(night: Path,
         "written")
     assert rows(db) == before
     done = run(db, "entry", "retract", "s", "5", *by)
-    assert (done.exit_code, done.stdout) == (0, "s: entry 5 (buy_in) retracted\n")
+    assert (done.exit_code, done.stdout) == (0, "s: entry 5 (buy-in of Eve) retracted\n")
 
 
 def test_a_hand_of_no_session_while_its_players_sit_in_one_is_warned_of(
@@ -225,13 +225,13 @@ def test_a_rebuy_forgotten_at_the_table_is_recorded_before_its_hand(night: Path,
         "entries)")
     amended = run(db, "entry", "amend", "s", "4", "150", "--reason", "r", "--by", "h")
     assert (amended.exit_code, amended.stdout, amended.stderr) == (
-        0, "s: entry 4 (buy_in of Bob) amended: 100 → 150 chips\n",
+        0, "s: entry 4 (buy-in of Bob) amended: 100 → 150 chips\n",
         "warning: entry 4 (buy-in of Bob, 150 chips): hand x2 seats Bob with 100 chips, but "
         "Bob left hand x1 with 0 and bought 150 since: expected 150 (-50); the books no longer "
         "follow the hands' stacks, and the audit's stack_continuity will name it; a wrong "
         "amount is amended again (`handledger entry amend s 4 100 --reason … --by …`)\n")
     assert run(db, "entry", "amend", "s", "4", "100", "--reason", "r", "--by", "h").stdout == (
-        "s: entry 4 (buy_in of Bob) amended: 150 → 100 chips\n")
+        "s: entry 4 (buy-in of Bob) amended: 150 → 100 chips\n")
     assert _start(db, "x3", "Ann:199,Bob:101") == (0, [])
 
 
@@ -434,7 +434,7 @@ def test_a_buy_in_kept_before_its_hand_lets_the_first_be_retracted(night: Path,
     assert run(db, "buyin", "s", "Bob", "100", "--before", "x1").exit_code == 0
     retracted = run(db, "entry", "retract", "s", "3", "--reason", "entered twice", "--by", "h")
     assert (retracted.exit_code, retracted.stdout, retracted.stderr) == (
-        0, "s: entry 3 (buy_in) retracted\n", "")
+        0, "s: entry 3 (buy-in of Bob) retracted\n", "")
     assert [ln.split(":")[0] for ln in run(db, "audit", "--session", "s").stdout.splitlines()
             if ln.startswith("stack_continuity")] == []
 

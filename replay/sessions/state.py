@@ -189,6 +189,23 @@ def open_state(ledger: Any, name: str, *, allow_closed: bool = False,
     return state
 
 
+def party(name: str | None) -> str:
+    """A payment's side as a line names it: the player, or ``the house`` for None."""
+    return "the house" if name is None else name
+
+
+def entry_said(entry: Any) -> str:
+    """A book entry as every line names it, in poker's words: ``buy-in of Ann`` (a rebuy or
+    top-up too), ``cash-out of Cy``, ``payment of Ann to Bob`` (``the house`` for the rake's
+    side, :func:`party`), ``ledger statement`` (a platform's, ``platform_ledger``);
+    ``entry 4 (buy-in of Ann)`` with its seq."""
+    if entry.type == "payment":
+        return f"payment of {party(entry.payer)} to {party(entry.payee)}"
+    if entry.type == "platform_ledger":
+        return "ledger statement"
+    return f"{entry.type.replace('_', '-')} of {entry.player}"
+
+
 def closed_flag_on_open(state: SessionState, session: str, typed: str) -> None:
     """Refuse ``--closed`` given to a write into ``session`` (``state``: its books) while it
     is open: the flag lets a write into a closed session's books, settled up at the close
