@@ -148,7 +148,7 @@ def show_text(hs: HandSteps, *, at: str | None) -> str:
             f" → {step.to_act}" if step.to_act else \
             f" → dealer deals {step.dealer_next}" if step.dealer_next else ""
         console.print(f"{step.label:>3} {step.named:<28} pot {step.pot_total}{bet} [{stacks}] "
-                      f"{step.phase}{turn}")
+                      f"{step.phase_said or step.phase}{turn}")
         if step.awarded:  # the table recorded no payout: the rules' award, said as such
             won = ", ".join(f"{p} {c}" for p, c in step.awarded.items())
             console.print(f"    no payout recorded: stacks as the rules award ({won})")
