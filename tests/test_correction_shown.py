@@ -94,6 +94,20 @@ def test_two_rows_inserted_after_one_seq_are_shown_as_show_at_names_them(user) -
     assert [line for line in at if line.startswith("18+")] == [rows[0]]
 
 
+def test_the_label_column_is_as_wide_as_its_widest_label(user) -> None:  # noqa: ANN001
+    """18+1 is 4 characters: every label is right-aligned in a column of 4, so the table
+    stays aligned (a column of 3 let 18+1 push its row one character right)."""
+    _shown_down(user)
+    assert user("correct", "h1", "--insert-after", "18", "pay Ann 3", "--insert-after", "18",
+                "pay Ann 1", "--reason", "paid in two", "--by", "floor")[0] == 0
+    assert user("show", "h1")[1].splitlines()[17:22] == [
+        "  17 Ann sm AsKs                  pot 4 [Bob:98 Ann:98] showdown",
+        "  18 Bob sm QhQd                  pot 4 [Bob:98 Ann:98] showdown",
+        "18+1 pay Ann 3                    pot 1 [Bob:98 Ann:101] showdown",
+        "18+2 pay Ann 1                    pot 0 [Bob:98 Ann:102] showdown",
+        "  19 hand_ended                   pot 0 [Bob:98 Ann:102] showdown"]
+
+
 def test_a_row_label_with_its_number_is_read_as_show_prints_it(user, db: str) -> None:  # noqa: ANN001
     """With 18+1 and 18+2 inserted (correction 20), `--replace 18+2` names row 18+2 and the
     correction that inserted it; `--replace 18+3` and `--insert-after 18+3` name row 18+3,
