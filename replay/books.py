@@ -92,10 +92,13 @@ def _caught_up(ledger: Ledger, mismatch: str | None, jobs: int | None, progress:
 
 
 def balances(path: str, session: str | None, *, money: bool, progress: Progress = silent,
-             note: Note = _quiet, opened: Opened | None = None) -> player_balances.Balances:
+             note: Note = _quiet, opened: Opened | None = None, unbalanced: Note = _quiet
+             ) -> player_balances.Balances:
     """Each player's net, buy-ins, cash-outs, hands and sessions (:func:`player_balances.balances`);
     ``corrected_late`` set for each correction appended after the chips moved on
-    (:func:`replay.late_corrections.late_corrections`); ``opened`` as :func:`fresh_books`'.
+    (:func:`replay.late_corrections.late_corrections`); ``opened`` as :func:`fresh_books`';
+    a line to ``unbalanced`` per session whose chips do not follow its books, as ``settle``
+    says it (:func:`books_off_lines`), said once the ledger is closed.
 
     Raises:
         NotFound: no such session; LedgerError: a hand the rules reject, mixed currencies.
@@ -113,7 +116,10 @@ def balances(path: str, session: str | None, *, money: bool, progress: Progress 
                 {**c.as_json(), "note": f"note: session {c.session}: {c.words()}"
                  f"{worth(c)}, not moved at the table (net and cash-out − buy-in differ by "
                  "it)"} for c in late])
-        return books
+        off = books_off_lines(ledger, session)
+    for line in off:
+        unbalanced(line)
+    return books
 
 
 def _session_units(ledger: Ledger) -> dict[str, tuple[int, int, str | None]]:
@@ -198,10 +204,12 @@ def _carried(ledger: Ledger, in_progress: list[dict[str, Any]], session: str | N
 
 
 def standings(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet,
-              opened: Opened | None = None) -> standings_grid.Standings:
+              opened: Opened | None = None, unbalanced: Note = _quiet
+              ) -> standings_grid.Standings:
     """The sessions × players grid of nets with totals (:func:`standings_grid.standings`),
     its ``unbalanced`` set as :func:`balances` sets it (``carried``: the chips carried to a
-    session's next hand that no ended hand holds yet); ``opened`` as :func:`fresh_books`'.
+    session's next hand that no ended hand holds yet); ``opened`` as :func:`fresh_books`';
+    ``unbalanced`` told what ``balances`` tells it, of every session.
 
     Raises:
         LedgerError: a hand the rules reject, mixed currencies with ``money``.
@@ -216,7 +224,10 @@ def standings(path: str, *, money: bool, progress: Progress = silent, note: Note
             u = sums.get(key) or dict(zip(("chip_value_minor", "decimals", "currency"), key,
                                           strict=True), net_sum=0)
             rows.append({**u, "carried": chips, "closed": closed, "carried_rule": rule})
-        return replace(grid, unbalanced=rows)
+        off = books_off_lines(ledger, None)
+    for line in off:
+        unbalanced(line)
+    return replace(grid, unbalanced=rows)
 
 
 def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
@@ -337,14 +348,10 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
         else:
             found, books = settlement.settlement(ledger.connection, session)
             settled = [(session, a, b, n) for a, b, n in found], books
-        found = [f for f in read_audit(ledger.connection).findings
-                 if f.kind in ("session_balance", "stack_continuity")
-                 and session in (None, f.session)]
-        closed = {name for (name,) in ledger.connection.execute(
-            "SELECT session FROM session_book WHERE closed").fetchall()} if found else set()
+        off = books_off_lines(ledger, session)
         late = late_corrections(ledger, session)
         units = _session_units(ledger) if late else {}
-    for line in [*_unbalanced_lines(found, closed), *late_lines(late)]:
+    for line in [*off, *late_lines(late)]:
         unbalanced(line)
     owed = [{**c.as_json(), "owed_minor": {p: n * units[c.session][0] for p, n in c.owed}}
             for c in late]
@@ -372,6 +379,20 @@ def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:
                 f"cannot settle: {left_to_none_text(name, left)}: the players' nets sum to "
                 f"{-left[1]:+d} chips{until}; {left_to_none_ways(left, bool(closed))}; "
                 "then run `handledger settle` again")
+
+
+def books_off_lines(ledger: Ledger, session: str | None) -> list[str]:
+    """The ``note:`` lines ``settle``, ``balances`` and ``standings`` say of ``session``
+    (None: every session) where its chips do not follow its books: the audit's
+    ``session_balance`` and ``stack_continuity`` findings, a line per session and kind
+    (:func:`_unbalanced_lines`). Reads the derived tables of ``ledger``, an open books
+    ledger (:func:`fresh_books`); writes nothing."""
+    found = [f for f in read_audit(ledger.connection).findings
+             if f.kind in ("session_balance", "stack_continuity")
+             and session in (None, f.session)]
+    closed = {name for (name,) in ledger.connection.execute(
+        "SELECT session FROM session_book WHERE closed").fetchall()} if found else set()
+    return _unbalanced_lines(found, closed)
 
 
 def _unbalanced_lines(findings: list[Any], closed: set[str] | frozenset[str] = frozenset()
