@@ -4,9 +4,10 @@ renderers (rich, jinja2), the browser driver, Dask, numpy or the key store, nor 
 layer of the ``duckdb`` package (the store opens the ledger with DuckDB's compiled module
 alone) or the file readers (``ledger.formats``), and an ``act`` not even the settlement (nor,
 with no checkpoints file, the checkpoints' module, nor the words of a warning it has none
-for); and what they print and store is the hand as the rules have it (a hand checked by
-hand: blinds 1/2, an all-in, side pot). ``--help``, which loads every command's module,
-still lists every command and loads neither the event model (pydantic) nor DuckDB."""
+for), a ``state`` not the hash chain's modules (a read links nothing); and what they print
+and store is the hand as the rules have it (a hand checked by hand: blinds 1/2, an all-in,
+side pot). ``--help``, which loads every command's module, still lists every command and
+loads neither the event model (pydantic) nor DuckDB."""
 
 from __future__ import annotations
 
@@ -115,6 +116,11 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
     assert modules >= {"engine.settle", "engine.awards", "engine.evaluate"}
     assert "engine.declare.award" not in modules
     assert not {m for m in modules if m.startswith("ledger.formats")}
+    # a read hashes and links nothing: neither the chain, its proof by queries, the columns'
+    # preparation nor the canonical JSON, nor the names of a damaged block
+    assert not modules & {"ledger.store.chain", "ledger.store.chainsql", "ledger.store.headcheck",
+                          "ledger.store.tail", "ledger.store.columns", "ledger.model.canonical",
+                          "ledger.store.blocks"}, modules
     # nor what `act` checks an action with and `hand start` a start: the hand as it stands
     assert "replay.live.state" in modules
     assert not modules & {"replay.live.acting", "replay.live.spec", "replay.live.declaring",
