@@ -199,21 +199,26 @@ def test_an_action_in_its_own_process_collects_nothing_once_begun(tmp_path: Path
 def test_one_action_restores_the_collector_unless_the_process_ends_with_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Run in a process that goes on after it (a test's runner, a ``table`` session), an
-    action leaves the collector as it found it; in its own (the console script, a served
-    command's fork: :func:`cli.context.own_process`) paused to the end."""
+    action leaves the collector as it found it, and DuckDB's instance is made ready for a next
+    ledger as ever; in its own (the console script, a served command's fork:
+    :func:`cli.context.own_process`) the collector stays paused to the end, and the last
+    ledger's detach puts no setting back (:func:`ledger.store.duck.ending_with_process`)."""
     import gc
+    import os
 
     from cli import context
+    from ledger.store import duck
 
+    monkeypatch.setattr(duck, "_ENDING", [None])
     assert gc.isenabled()
     monkeypatch.setattr(context, "_at_once", False)
     with context.one_action():
         assert not gc.isenabled() and context.exits_at_once()
-    assert gc.isenabled()
+    assert gc.isenabled() and duck._ENDING == [None]
     monkeypatch.setattr(context, "_own", True)
     try:
         with context.one_action():
             pass
-        assert not gc.isenabled()
+        assert not gc.isenabled() and duck._ENDING == [os.getpid()]
     finally:
         gc.enable()
