@@ -104,6 +104,10 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
     # checkpoints file beside the ledger, the checkpoints' module (the write looks for the file)
     assert not {m for m in modules if m.startswith("ledger.formats")}
     assert "ledger.store.checkpoint" not in modules and "ledger.store.rolledback" in modules
+    # it links its row (the chain) but proves nothing by queries and prepares no columns
+    assert "ledger.store.chain" in modules and not modules & {
+        "ledger.store.chainsql", "ledger.store.headcheck", "ledger.store.columns",
+        "ledger.store.blocks"}, modules
     assert "cli.dispute_text" not in modules  # a warning's words: for an end paid otherwise
     code, out, modules = _cli_modules(["--db", str(db), "state", "h1"])
     # heads-up, Bob on the button posts the small blind (1), Ann the big (2): both can still
