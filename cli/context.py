@@ -63,8 +63,14 @@ def one_action() -> Iterator[None]:
     hand makes many objects and frees almost none). In a process of the command's own
     (:func:`own_process`) it stays paused to the end: the first collection after the body
     would pass over every object it made (about 7 ms of CPU of an action of about 0.25 s),
-    objects the process's end frees anyway. Elsewhere it is restored as it was."""
+    objects the process's end frees anyway, and DuckDB's instance is not made ready for a next
+    ledger as the last one is detached (:func:`ledger.store.duck.ending_with_process`).
+    Elsewhere the collector is restored as it was."""
     exit_at_once()
+    if _own:  # the process ends with the action: the last detach leaves DuckDB as it is
+        from ledger.store.duck import ending_with_process
+
+        ending_with_process()
     was_enabled = gc.isenabled()
     gc.disable()
     try:

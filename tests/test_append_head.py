@@ -18,6 +18,7 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
+import ledger.store.chain as chain
 import ledger.store.store as store
 from cli.main import cli
 from ledger.model.errors import ChainBroken, DuplicateEvent
@@ -186,7 +187,7 @@ def test_a_key_of_a_version_1_ledger_refuses_in_words_naming_the_damage(
     through the appender, and as columns (``bulk``: DuckDB words the key otherwise)."""
     if bulk:
         monkeypatch.setattr(store, "_BULK", 0)
-    real = store.link_rows
+    real = chain.link_rows
 
     def repeated(*args: object, **kwargs: object) -> list:
         rows = real(*args, **kwargs)  # type: ignore[arg-type]
@@ -196,7 +197,7 @@ def test_a_key_of_a_version_1_ledger_refuses_in_words_naming_the_damage(
 
     with v1_ledger(tmp_path / "old.duckdb") as led:
         led.append("h1", hand("h1"))
-        monkeypatch.setattr(store, "link_rows", repeated)
+        monkeypatch.setattr(chain, "link_rows", repeated)
         with pytest.raises(DuplicateEvent) as refused:
             led.append("h1", hand("h1")[-1:])
         assert isinstance(refused.value.__cause__, duckdb.ConstraintException)

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import ledger.formats.jsonl.lines as jsonl
+import ledger.store.chain as chain
 import ledger.store.store as store
 from ledger.formats.jsonl import read_jsonl_text, write_jsonl
 from ledger.model.errors import DuplicateEvent
@@ -197,7 +198,7 @@ def test_bulk_insert_collision_rolls_back_everything(
     path = tmp_path / "c.jsonl"
     path.write_text(_text(3))
     batches, _ = read_batches(path)
-    real = store.link_rows
+    real = chain.link_rows
 
     def repeat_a_position(*args: Any, **kwargs: Any) -> list:
         rows = real(*args, **kwargs)
@@ -206,7 +207,7 @@ def test_bulk_insert_collision_rolls_back_everything(
     with v1_ledger(tmp_path / "c.duckdb") as ledger:
         ledger.append_many(batches[:1])
         before = _rows(ledger)
-        monkeypatch.setattr(store, "link_rows", repeat_a_position)
+        monkeypatch.setattr(chain, "link_rows", repeat_a_position)
         first = ledger.head()[0] + 1  # the append's first row, repeated by its last
         with pytest.raises(DuplicateEvent, match=f"already holds a row at position {first} "
                                                  "where this write would put one"):

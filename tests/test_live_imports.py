@@ -4,9 +4,10 @@ renderers (rich, jinja2), the browser driver, Dask, numpy or the key store, nor 
 layer of the ``duckdb`` package (the store opens the ledger with DuckDB's compiled module
 alone) or the file readers (``ledger.formats``), and an ``act`` not even the settlement (nor,
 with no checkpoints file, the checkpoints' module, nor the words of a warning it has none
-for); and what they print and store is the hand as the rules have it (a hand checked by
-hand: blinds 1/2, an all-in, side pot). ``--help``, which loads every command's module,
-still lists every command and loads neither the event model (pydantic) nor DuckDB."""
+for), a ``state`` not the hash chain's modules (a read links nothing); and what they print
+and store is the hand as the rules have it (a hand checked by hand: blinds 1/2, an all-in,
+side pot). ``--help``, which loads every command's module, still lists every command and
+loads neither the event model (pydantic) nor DuckDB."""
 
 from __future__ import annotations
 
@@ -103,6 +104,10 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
     # checkpoints file beside the ledger, the checkpoints' module (the write looks for the file)
     assert not {m for m in modules if m.startswith("ledger.formats")}
     assert "ledger.store.checkpoint" not in modules and "ledger.store.rolledback" in modules
+    # it links its row (the chain) but proves nothing by queries and prepares no columns
+    assert "ledger.store.chain" in modules and not modules & {
+        "ledger.store.chainsql", "ledger.store.headcheck", "ledger.store.columns",
+        "ledger.store.blocks"}, modules
     assert "cli.dispute_text" not in modules  # a warning's words: for an end paid otherwise
     code, out, modules = _cli_modules(["--db", str(db), "state", "h1"])
     # heads-up, Bob on the button posts the small blind (1), Ann the big (2): both can still
@@ -115,6 +120,11 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
     assert modules >= {"engine.settle", "engine.awards", "engine.evaluate"}
     assert "engine.declare.award" not in modules
     assert not {m for m in modules if m.startswith("ledger.formats")}
+    # a read hashes and links nothing: neither the chain, its proof by queries, the columns'
+    # preparation nor the canonical JSON, nor the names of a damaged block
+    assert not modules & {"ledger.store.chain", "ledger.store.chainsql", "ledger.store.headcheck",
+                          "ledger.store.tail", "ledger.store.columns", "ledger.model.canonical",
+                          "ledger.store.blocks"}, modules
     # nor what `act` checks an action with and `hand start` a start: the hand as it stands
     assert "replay.live.state" in modules
     assert not modules & {"replay.live.acting", "replay.live.spec", "replay.live.declaring",
@@ -193,21 +203,26 @@ def test_an_action_in_its_own_process_collects_nothing_once_begun(tmp_path: Path
 def test_one_action_restores_the_collector_unless_the_process_ends_with_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Run in a process that goes on after it (a test's runner, a ``table`` session), an
-    action leaves the collector as it found it; in its own (the console script, a served
-    command's fork: :func:`cli.context.own_process`) paused to the end."""
+    action leaves the collector as it found it, and DuckDB's instance is made ready for a next
+    ledger as ever; in its own (the console script, a served command's fork:
+    :func:`cli.context.own_process`) the collector stays paused to the end, and the last
+    ledger's detach puts no setting back (:func:`ledger.store.duck.ending_with_process`)."""
     import gc
+    import os
 
     from cli import context
+    from ledger.store import duck
 
+    monkeypatch.setattr(duck, "_ENDING", [None])
     assert gc.isenabled()
     monkeypatch.setattr(context, "_at_once", False)
     with context.one_action():
         assert not gc.isenabled() and context.exits_at_once()
-    assert gc.isenabled()
+    assert gc.isenabled() and duck._ENDING == [None]
     monkeypatch.setattr(context, "_own", True)
     try:
         with context.one_action():
             pass
-        assert not gc.isenabled()
+        assert not gc.isenabled() and duck._ENDING == [os.getpid()]
     finally:
         gc.enable()

@@ -157,3 +157,27 @@ def test_what_a_ledgers_connection_sets_for_the_instance_ends_with_it(tmp_path: 
         with ledger.transaction() as con:
             con.execute("CREATE TABLE scratch AS SELECT 1 AS one")
     assert not os.path.exists(f"{second}.wal")
+
+
+def test_a_process_ending_with_its_command_detaches_but_puts_no_setting_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A one-shot action's process (``duck.ending_with_process``, said by ``act`` and ``state``
+    in a process of their own): its ledger is still detached as it closes (checkpointed: no
+    ``.wal`` left; its lock let go), but the instance's settings are not put back for a next
+    ledger the process will not open: the memory limit its connection set stays. Any other
+    process (or a pid of another) puts them back, as the test before shows."""
+    monkeypatch.setattr(duck, "_ENDING", [None])
+    path = str(tmp_path / "a.duckdb")
+    limit = "SELECT current_setting('memory_limit')"
+    duck.ending_with_process()
+    try:
+        with Ledger(path) as ledger:
+            ledger.connection.execute("SET memory_limit = '30MB'")
+            with ledger.transaction() as con:
+                con.execute("CREATE TABLE scratch AS SELECT 1 AS one")
+        assert not os.path.exists(f"{path}.wal")
+        assert _written_by_another_process(path) == 0
+        assert duck._instance().execute(limit).fetchone() == ("28.6 MiB",)
+    finally:  # the instance as every other test of this process expects it
+        for statement in duck._INSTANCE_SETTINGS:
+            duck._instance().execute(statement)

@@ -15,6 +15,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+import ledger.store.chain as chain
 import ledger.store.store as store
 from ledger.model.errors import ChainBroken, DuplicateEvent
 from ledger.model.events import SessionOpened
@@ -113,7 +114,7 @@ def test_a_version_1_ledger_refuses_a_repeated_seq_and_writes_nothing(
     """A writer that numbered a row twice (link_rows patched) meets the unique key of a
     version 1 ledger on insert, after earlier rows were flushed: all rolled back."""
     monkeypatch.setattr(store, "_FLUSH", 2)
-    real = store.link_rows
+    real = chain.link_rows
 
     def duplicate_last_seq(*args: object, **kwargs: object) -> list:
         rows = real(*args, **kwargs)  # type: ignore[arg-type]
@@ -121,11 +122,11 @@ def test_a_version_1_ledger_refuses_a_repeated_seq_and_writes_nothing(
 
     with v1_ledger(tmp_path / "old.duckdb") as led:
         led.append("h1", hand("h1"))
-        monkeypatch.setattr(store, "link_rows", duplicate_last_seq)
+        monkeypatch.setattr(chain, "link_rows", duplicate_last_seq)
         with pytest.raises(DuplicateEvent) as caught:
             led.append("h3", hand("h3"))
         assert isinstance(caught.value.__cause__, duckdb.Error)
-        monkeypatch.setattr(store, "link_rows", real)
+        monkeypatch.setattr(chain, "link_rows", real)
         assert led.count() == 10 and led.streams() == ["h1"]
 
 

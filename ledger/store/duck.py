@@ -180,6 +180,17 @@ def private() -> Iterator[None]:
         _PRIVATE.pop()
 
 
+def ending_with_process() -> None:
+    """Said by a process that ends once the command it runs is done (a one-shot live action:
+    :func:`cli.context.one_action` in a process of its own): when its last ledger is detached,
+    the instance's settings are left as they are instead of being put back for a next ledger
+    (six statements, about 1 ms of CPU, for an instance the process's end drops). The
+    detach itself (DuckDB's checkpoint, the file lock let go) is done as always; a ledger
+    opened after it gets what :func:`connect` sets (its threads, the progress bar off), and no
+    live action changes the others (a capped write's memory limit, a test's checkpoints)."""
+    _ENDING[0] = os.getpid()
+
+
 def spill_beside(con: Connection, path: str) -> None:
     """DuckDB's temporary folder made ``<path>.tmp`` beside the ledger ``path`` that ``con``
     writes, as a file's own DuckDB instance has it (a large write that spills, a capped
@@ -209,6 +220,7 @@ def _move_spill(con: Connection, folder: str) -> None:
 
 
 _PRIVATE: list[bool] = []
+_ENDING: list[int | None] = [None]  # the pid of a process that ends with its command
 _APPLIED: list[int | None] = [None]  # the instance's threads as set (None: DuckDB's default)
 _LOCK = threading.RLock()
 _INSTANCE: list[tuple[int, duckdb.DuckDBPyConnection]] = []
@@ -300,7 +312,8 @@ def _detach(alias: str) -> None:
     instance = _INSTANCE[0][1]
     instance.execute("USE memory")
     instance.execute(f'DETACH "{alias}"')
-    if not _ATTACHED:  # as a new instance: its settings, its spill folder unused
+    if not _ATTACHED and _ENDING[0] != os.getpid():  # as a new instance: its settings, its
+        # spill folder unused (not for a process that ends with its command: ending_with_process)
         try:
             for statement in _INSTANCE_SETTINGS:
                 instance.execute(statement)

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ledger.model.batch import Batch
 from ledger.model.errors import (
@@ -52,30 +52,33 @@ from ledger.model.errors import (
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
-from ledger.store import blocks, chainsql, cutshort, duck, headcheck, landing, rawfile, shape, spill
+from ledger.store import cutshort, duck, landing, rawfile, shape, spill
 from ledger.store.appended import Appended
-from ledger.store.chain import (
-    GENESIS,
-    SESSION_PREFIX,
-    Event,
-    PreparedBatch,
-    Row,
-    VerifyReport,
-    check_tail,
-    link_rows,
-    prepare_batch,
-    verify_rows,
-)
-from ledger.store.columns import PreparedColumns, link_columns
 from ledger.store.duck import duckdb  # the compiled module alone: duck.py
 from ledger.store.holders import holder_words
 from ledger.store.ledgerfile import check_ledger_file
 from ledger.store.making import wait_until_made
 from ledger.store.rolledback import check_not_rolled_back
-from ledger.store.tail import check_last_row
 from ledger.store.waiting import waiting
 
+if TYPE_CHECKING:
+    from ledger.store.chain import Event, PreparedBatch, Row, VerifyReport
+    from ledger.store.columns import PreparedColumns
+
 __all__ = ["Batch", "Event", "Ledger", "StoredEvent", "VerifyReport", "STORE_VERSION"]
+
+#: The chain's names given here too, :mod:`ledger.store.chain` imported when one is first asked
+#: for: a read (``state``, a one-shot process of its own) hashes and links nothing, so it does
+#: not load the chain, the columns' preparation or the canonical JSON.
+_FROM_CHAIN = frozenset({"Event", "VerifyReport", "GENESIS", "SESSION_PREFIX"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_CHAIN:
+        from ledger.store import chain
+
+        return getattr(chain, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: The shape of a new ledger's ``events`` table (module doc): 1 with the keys, 2 without.
@@ -622,6 +625,8 @@ class Ledger:
                 not hash right or link to the row before it (:meth:`_append_head`).
             LedgerError: read-only ledger, or another database failure.
         """
+        from ledger.store.chain import prepare_batch
+
         with gc_paused():
             batch = prepare_batch(stream, events, hand_id, session, source_key)
             batch.expected_seq = expected_seq
@@ -637,6 +642,8 @@ class Ledger:
         Raises:
             The same as :meth:`append` (nothing is written when anything fails).
         """
+        from ledger.store.chain import prepare_batch
+
         with gc_paused():
             memo: dict[int, tuple[str, int, str]] = {}
             return self._write([prepare_batch(*item[:5], memo=memo) for item in batches])
@@ -651,6 +658,8 @@ class Ledger:
         Raises:
             The same as :meth:`append` (nothing is written when anything fails).
         """
+        from ledger.store.chain import prepare_batch
+
         with gc_paused():
             memo: dict[int, tuple[str, int, str]] = {}
             batches = []
@@ -677,6 +686,8 @@ class Ledger:
                 not hash right or link to the row before it (:meth:`_append_head`).
             LedgerError: read-only ledger, or another database failure.
         """
+        from ledger.store.columns import link_columns
+
         if self.read_only:
             raise LedgerError(f"ledger {self.path} is open read-only")
         if not len(cols):
@@ -745,6 +756,8 @@ class Ledger:
         return range(position + 1, position + 1 + n)
 
     def _write(self, batches: list[PreparedBatch]) -> list[list[int]]:
+        from ledger.store.chain import check_tail, link_rows
+
         if self.read_only:
             raise LedgerError(f"ledger {self.path} is open read-only")
         result: list[list[int]] = [[] for _ in batches]
@@ -812,6 +825,9 @@ class Ledger:
             LedgerError: the checkpoints file's last checkpoint is one the ledger does not
                 extend, naming the file and line; nothing is written.
         """
+        from ledger.store.chain import GENESIS
+        from ledger.store.tail import check_last_row
+
         head = self._head()
         if head is None:
             raise LedgerError(f"ledger {self.path} lost its recorded head: nothing written; "
@@ -873,6 +889,8 @@ class Ledger:
         )
         if not rows and not self._query("SELECT 1 FROM events WHERE stream = $1 LIMIT 1", [stream]):
             hint = self._in_another_case(stream)
+            from ledger.store.chain import SESSION_PREFIX
+
             if not stream.startswith(SESSION_PREFIX):
                 raise no_hand(self.path, stream, hint)
             raise NotFound(f"ledger {self.path} holds no session "
@@ -949,6 +967,9 @@ class Ledger:
             LedgerCorrupt: a damaged block of the file (a failed checksum) on the way.
             LedgerError: the database cannot be read.
         """
+        from ledger.store import chainsql, headcheck
+        from ledger.store.chain import VerifyReport, verify_rows
+
         head = self._head()
         with self.memory_capped(_WALK_MEMORY):
             try:
@@ -1020,6 +1041,8 @@ class Ledger:
                            [found[0][0]])
 
     def _position_of_hash(self, digest: str) -> int | None:
+        from ledger.store.chain import GENESIS
+
         if digest == GENESIS:
             return 0
         return self._query("SELECT min(position) FROM events WHERE hash = $1", [digest])[0][0]
@@ -1174,6 +1197,8 @@ class Ledger:
         holds (:func:`ledger.store.blocks.failed_checksum`)."""
         if self.path == ":memory:" or "checksum" not in text:
             return self._cut(text)
+        from ledger.store import blocks
+
         con = getattr(self, "_con", None)  # None: DuckDB's open of the file failed
         try:
             return blocks.failed_checksum(self.path, con, text) or text
@@ -1303,6 +1328,8 @@ def _busy(path: str, text: str) -> LedgerBusy:
 
 def _new_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Create the tables of an empty ledger and its head (in the caller's transaction)."""
+    from ledger.store.chain import GENESIS
+
     for ddl in _SCHEMA:
         con.execute(ddl)
     con.execute("INSERT INTO meta VALUES ('store_version', ?), ('head_position', '0'),"
