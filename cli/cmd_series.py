@@ -176,7 +176,7 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
         _unchecked(noted)
     else:
         click.echo(names(books_text.settle_text(settled.transfers, settled.books,
-                                                session_name)))
+                                                session_name, len(settled.waiting))))
         _waiting(settled.waiting)
         _unchecked(noted)
 

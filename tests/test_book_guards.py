@@ -259,6 +259,28 @@ def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> Non
     assert "in_progress" not in json.loads(run("standings", "--json").output)
 
 
+def test_settle_never_says_settled_of_a_session_it_left_unsettled(user) -> None:  # noqa: ANN001
+    """Session fri (0.25 USD a chip) whose one hand h1 is started, not ended: settle settles
+    nothing, and says so (it said ``settled: nobody owes anybody`` above the line saying fri
+    is not settled yet); beside a session sat of no hand, nobody owes anybody but for fri.
+    Exit 0 both times: the line names what is left."""
+    for args in (("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "fri", "Ann", "100"), ("buyin", "fri", "Bob", "100"),
+                 ("hand", "start", "--session", "fri", "--hand", "h1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")):
+        assert user(*args)[0] == 0, args
+    waiting = ("session fri: not settled yet: hand h1 is still in progress (not ended): its "
+               "pot is paid when it ends (`handledger act h1 end`) or is voided; then run "
+               "`handledger settle` again\n")
+    assert user("settle") == (0, "nothing settled yet: every session read has a hand still "
+                                 "in progress\n" + waiting, "")
+    for args in (("session", "open", "sat", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "sat", "Ann", "100"), ("buyin", "sat", "Cy", "100")):
+        assert user(*args)[0] == 0, args
+    assert user("settle") == (
+        0, "settled but for the session below: nobody owes anybody\n" + waiting, "")
+
+
 # --- a correction or amendment that changes nothing ---------------------------------------
 
 
