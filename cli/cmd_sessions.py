@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -41,8 +42,7 @@ def session_open(obj: Context, name: str, day: str | None, chip_value: str,
     unit = {"day": day, "chip_value": chip_value, "currency": currency, "decimals": decimals}
     ledger = obj.ledger(checks=lambda: books.session_opening(name, **unit))
     opened = books.open_session(ledger, name, **unit)
-    value = format_money(opened.chip_value_minor, opened.decimals, opened.currency)
-    click.echo(f"session {name} opened {opened.date}: 1 chip = {value}")
+    click.echo(f"session {name} opened {opened.date}: {_chip_worth(opened)}")
 
 
 @session.command(name="close")
@@ -127,8 +127,17 @@ def session_set(obj: Context, name: str, chip_value: str, currency: str | None,
 
     changed = books.set_session(obj.ledger(existing=True), name, chip_value=chip_value,
                                 currency=currency, decimals=decimals, closed=closed)
-    value = format_money(changed.chip_value_minor, changed.decimals, changed.currency)
-    click.echo(f"session {name}: 1 chip = {value}")
+    click.echo(f"session {name}: {_chip_worth(changed)}")
+
+
+def _chip_worth(unit: Any) -> str:
+    """What one chip of a session is worth (``unit``: its ``session_opened`` or
+    ``session_changed``): ``1 chip = 0.25 USD``; a session of plain chips (no currency, a
+    chip worth one of itself) ``plain chips (no chip value or currency)``, not ``1 chip =
+    1``."""
+    if unit.currency is None and unit.chip_value_minor == 10 ** unit.decimals:
+        return "plain chips (no chip value or currency)"
+    return f"1 chip = {format_money(unit.chip_value_minor, unit.decimals, unit.currency)}"
 
 
 @session.command(name="void")

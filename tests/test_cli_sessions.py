@@ -480,3 +480,15 @@ def test_settle_names_a_nonzero_total_in_money(run, tmp_path: Path) -> None:  # 
     assert out.exit_code == 2
     assert ("cannot settle: the balances sum to -2.50 USD, not zero (see `handledger audit`)"
             in out.output)
+
+
+def test_session_of_plain_chips_is_said_plain_chips(user) -> None:  # noqa: ANN001
+    """``session open s`` without a chip value or currency said ``1 chip = 1``, a worth of
+    nothing named; it says plain chips, while a chip
+    value stays ``1 chip = …`` (``session set`` names the new one so too)."""
+    assert user("session", "open", "s", "--date", "2026-12-07") == (
+        0, "session s opened 2026-12-07: plain chips (no chip value or currency)\n", "")
+    assert user("session", "set", "s", "--chip-value", "0.25", "--currency", "USD") == (
+        0, "session s: 1 chip = 0.25 USD\n", "")
+    assert user("session", "open", "t", "--date", "2026-12-07", "--chip-value", "0.01") == (
+        0, "session t opened 2026-12-07: 1 chip = 0.01\n", "")
