@@ -24,10 +24,13 @@ from cli.context import Context
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
               help='{"players": [{"player", "name", "net", "buy_in", "cash_out", "hands", '
-                   '"sessions", "nickname"}] ("player" as stored, a PokerNow id; "name" as '
-                   'the other reads name the player), "in_progress": [{"hand", "session", "pot", '
-                   '"players"}] (when a hand is), "rake": [{"session", "chips", "hands", '
-                   '"chip_value_minor", "decimals", "currency"}] '
+                   '"sessions", "nickname", "rules_net", "paid_minor", "received_minor"}] '
+                   '("player" as stored, a PokerNow id; "name" as the other reads name the '
+                   'player; "rules_net" what the rules would have paid, where a payout '
+                   'differs; "paid_minor", "received_minor" the settlement payments he made '
+                   'and got, integer minor units of money), "in_progress": [{"hand", '
+                   '"session", "pot", "players"}] (when a hand is), "rake": [{"session", '
+                   '"chips", "hands", "chip_value_minor", "decimals", "currency"}] '
                    '(when the table took one), "unbalanced": [{"chip_value_minor", '
                    '"decimals", "currency", "net_sum", "carried"}] (when the nets do not '
                    'sum to 0; chip_value_minor null with --money; "carried": chips carried to '
@@ -289,10 +292,13 @@ def chart(obj: Context, out: str, money: bool, session_name: str | None) -> None
 
 @click.command(name="demo-series")
 @click.argument("out", type=click.Path(file_okay=False))
-@click.option("--sessions", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("--sessions", default=20, show_default=True, type=click.IntRange(min=1),
+              help="Sessions to deal, a JSON-lines file each.")
 @click.option("--hands", default=150, show_default=True, type=click.IntRange(min=1),
               help="Hands per session.")
-@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--seed", default=1, show_default=True, type=int,
+              help="Seed of the deal: the same seed deals the same series, another seed "
+                   "another one.")
 @click.option("--plant-errors", is_flag=True,
               help="Plant one mis-paid side pot, wrong cash-out, broken stack continuity and "
                    "short settlement payment.")

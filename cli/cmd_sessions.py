@@ -184,7 +184,13 @@ def _counted(n: int, noun: str) -> str:
 
 
 @session.command(name="list")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True,
+              help='{"sessions": [{"session", "date", "opened", "closed", "settled", '
+                   '"hands", "hands_voided", "buy_ins", "buy_ins_retracted", "owed_minor", '
+                   '"decimals", "currency"}]} in ledger order ("owed_minor": what is still '
+                   'owed after the payments recorded, integer minor units of "currency" with '
+                   '"decimals" places; "carried_to_none": {"hand", "chips"} when its last '
+                   'hand carries chips to a hand never dealt).')
 @click.pass_obj
 def session_list(obj: Context, as_json: bool) -> None:
     """Sessions in ledger order with their date, hands (the voided among them apart),
