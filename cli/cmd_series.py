@@ -29,7 +29,9 @@ from cli.context import Context
                    'player; "rules_net" what the rules would have paid, where a payout '
                    'differs; "paid_minor", "received_minor" the settlement payments he made '
                    'and got, integer minor units of money), "in_progress": [{"hand", '
-                   '"session", "pot", "players"}] (when a hand is), "rake": [{"session", '
+                   '"session", "pot", "players"}] (when a hand is: chips in its pot so far; '
+                   'with --money also "pot_minor", "players_minor", those in integer minor '
+                   'units), "rake": [{"session", '
                    '"chips", "hands", "chip_value_minor", "decimals", "currency"}] '
                    '(when the table took one), "unbalanced": [{"chip_value_minor", '
                    '"decimals", "currency", "net_sum", "carried"}] (when the nets do not '
@@ -95,7 +97,9 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
                    'different values: "total" null, "totals" in the order of "units"; hands '
                    'of no session in chips of different values: a "sessions" entry each with '
                    'its "unit", a net under "" a list in the order of "units"), and '
-                   '"in_progress" as balances --json when a hand is still open')
+                   '"in_progress" as balances --json when a hand is still open; with --money '
+                   'the nets in integer minor units of "currency" with "decimals" places, and '
+                   '"units" [], the money adding up in one unit')
 @click.pass_obj
 def standings(obj: Context, money: bool, as_json: bool) -> None:
     """The series as a grid: each player's net in each session and the player's total, most won

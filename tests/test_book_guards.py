@@ -575,3 +575,28 @@ def test_entry_refusals_name_a_retracted_entry_and_the_cash_out_to_amend(run) ->
     assert refused(run("cashout", "kitchen", "Dee", "207")) == (
         "error: Dee already cashed out 207 chips in kitchen (entry 6, no buy-in since); a "
         "wrong count is amended: `handledger entry amend kitchen 6 CHIPS --reason … --by …`")
+
+
+def test_money_in_progress_gives_the_pot_in_minor_units_too(user) -> None:  # noqa: ANN001
+    """Session fri (0.25 USD a chip), hand h1 started (Ann small blind 1, Bob big blind 2),
+    not ended: ``balances --money --json`` and ``standings --money --json`` give the nets in
+    cents (Ann -25, Bob -50) and the pot so far in chips (3: Ann 1, Bob 2) beside the same in
+    cents (75: Ann 25, Bob 50), where the chips stood alone under "decimals": 2; in chips
+    the object is as it was."""
+    for args in (("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "fri", "Ann", "100"), ("buyin", "fri", "Bob", "100"),
+                 ("hand", "start", "--session", "fri", "--hand", "h1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")):
+        assert user(*args)[0] == 0, args
+    chips = {"hand": "h1", "session": "fri", "pot": 3, "players": {"Ann": 1, "Bob": 2}}
+    money = chips | {"pot_minor": 75, "players_minor": {"Ann": 25, "Bob": 50}}
+    body = json.loads(user("balances", "--session", "fri", "--money", "--json")[1])
+    assert ([(p["player"], p["net"]) for p in body["players"]], body["in_progress"],
+            body["decimals"], body["currency"]) == (
+        [("Ann", -25), ("Bob", -50)], [money], 2, "USD")
+    grid = json.loads(user("standings", "--money", "--json")[1])
+    assert ([(p["player"], p["nets"]) for p in grid["players"]], grid["in_progress"],
+            grid["units"]) == ([("Ann", {"fri": -25}), ("Bob", {"fri": -50})], [money], [])
+    assert json.loads(user("balances", "--session", "fri", "--json")[1])["in_progress"] == [
+        chips]
+    assert json.loads(user("standings", "--json")[1])["in_progress"] == [chips]

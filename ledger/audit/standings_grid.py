@@ -204,7 +204,7 @@ def standings(con: Any, money: bool) -> Standings:
             del p["totals"]
     ordered = sorted(players.values(), key=lambda p: (
         [-(t or 0) for t in p["totals"]] if len(units) > 1 else [-p["total"]], p["player"]))
-    return Standings(sessions, ordered, unit, open_hands(con, None),
+    return Standings(sessions, ordered, unit, open_hands(con, None, money),
                      [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
                        "sessions": named} for u, named in units.items()],
                      seat_labels=(hands := seat_label_hands(con, None)),
