@@ -436,7 +436,11 @@ def player_unalias(obj: Context, alias: str, reason: str, by: str,
                    'settle; "later": [{"seq", "by", "reason"}] the corrections and voids of '
                    'the hand since, whose chips "owed" counts too, only then); '
                    '"player" as stored (a PokerNow id), "name" and "message" as the text '
-                   'names the player')
+                   'names the player; each finding\'s "unit" says what "expected" and '
+                   '"actual" count: "chips" (with "chip_value_minor", "decimals", '
+                   '"currency": a chip\'s worth; plain chips 1, 0, null), "minor" (money '
+                   'in minor units of "currency" with "decimals" places: settlement, '
+                   'unsettled) or null (in_progress, signature: no amount)')
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes replaying hands when the ledger moved since the last audit "
                    "(default: one a CPU when every hand of a large ledger file is replayed, "
@@ -466,8 +470,9 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int | Non
     if as_json:
         from cli.names import with_name
 
-        body: dict = {"discrepancies": [with_name(d.as_json(), names, text=("message",))
-                                        for d in found]}
+        body: dict = {"discrepancies": [
+            with_name(d.as_json(), names, text=("message",)) | text.finding_unit(report, d)
+            for d in found]}
         if cut := text.incomplete_hands(report, session_name):
             body["incomplete_hands"] = cut
         if late:  # corrections after the chips moved on: what they leave owed
