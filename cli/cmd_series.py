@@ -90,13 +90,16 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
 @click.command()
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
-              help='{"sessions": [{"session", "date"}], "players": [{"player", "name", '
-                   '"nickname", "nets": {session: net}, "total"}] ("name" as balances), '
+              help='{"sessions": [{"session", "date", "key"}], "players": [{"player", '
+                   '"name", "nickname", "nets": {key: net}, "total"}] ("name" as balances; '
+                   '"key" the session\'s key in "nets": its name, "" for hands of no session, '
+                   'whose "session" is null), '
                    '"decimals", "currency", "units": '
                    '[{"chip_value_minor", "decimals", "currency", "sessions"}]} (chips of '
                    'different values: "total" null, "totals" in the order of "units"; hands '
                    'of no session in chips of different values: a "sessions" entry each with '
-                   'its "unit", a net under "" a list in the order of "units"), and '
+                   'its "unit" and "unit_index", a net under "" a list in the order of '
+                   '"units", "unit_index" its place in it), and '
                    '"in_progress" as balances --json when a hand is still open; with --money '
                    'the nets in integer minor units of "currency" with "decimals" places, and '
                    '"units" [], the money adding up in one unit')
