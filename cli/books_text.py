@@ -183,7 +183,7 @@ def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
 
 
 def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]], books: Any,
-                session: str | None = None) -> str:
+                session: str | None = None, waiting: int = 0) -> str:
     """``Bob pays Ann 37.50 USD`` per transfer ``(session, from, to, amount)`` still to make
     (``Cy pays the house 2.50 USD``: None is the house, who keeps the rake; ``Bob pays Ann 3
     chips`` when every session settled counts plain chips, ``books.plain``), ``… in session
@@ -196,7 +196,11 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
     to it is recorded (in a session: the rake of hands of no session has none to name, and
     the line says so), and, when it pays back what it was paid beyond the rake, the ``pay``
     that records each payment back (``handledger pay g rake Bob 2.00``; README "settle").
-    ``session``: the session settled (``settle --session``), None for the whole ledger."""
+    ``session``: the session settled (``settle --session``), None for the whole ledger.
+    ``waiting``: how many sessions were left unsettled, a hand of each still in progress
+    (their lines follow, :func:`waiting_lines`): with no transfer, the count line says the
+    others are settled (``settled but for the session below: nobody owes anybody``), or, when no
+    player is left to settle, that nothing is settled yet, never ``settled`` alone."""
     decimals, currency = books.unit
 
     def who(name: str | None) -> str:
@@ -218,11 +222,7 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
         before = (f" (payments recorded {money(in_all)}, net {money(paid)} paid already: "
                   "the rest paid back or passed on)")
     house = any(None in (a, b) for _, a, b, _ in transfers)
-    if transfers:
-        lines.append(f"{len(transfers)} transfer(s) settle {len(books.players)} "
-                     f"player(s){' and the house' if house else ''}{before}")
-    else:
-        lines.append(f"settled: nobody owes anybody{before}")
+    lines.append(_count_line(len(transfers), len(books.players), house, waiting) + before)
     if house:
         raked = [r for r in books.rake if r["chips"]]
         where = ", ".join(f"{r['chips']} chip{'s' * (r['chips'] != 1)} in "
@@ -271,6 +271,21 @@ def waiting_lines(waiting: list[dict[str, Any]]) -> list[str]:
                    + f": its pot is paid when it ends (`handledger act {w['hand']} end`) or "
                    "is voided; then run `handledger settle` again")
     return out
+
+
+def _count_line(transfers: int, players: int, house: bool, waiting: int) -> str:
+    """``settle``'s count line (:func:`settle_text`) but for what was paid already: the
+    transfers and whom they settle, or that nobody owes anybody, but for the ``waiting``
+    sessions when some were left unsettled, or that nothing is settled yet when they held
+    every player."""
+    if transfers:
+        return (f"{transfers} transfer(s) settle {players} player(s)"
+                f"{' and the house' if house else ''}")
+    if waiting and not players:
+        return "nothing settled yet: every session read has a hand still in progress"
+    if waiting:
+        return f"settled but for the session{'s' * (waiting > 1)} below: nobody owes anybody"
+    return "settled: nobody owes anybody"
 
 
 def settle_each_text(blocks: list[tuple[str, list[Any], Any]], loose: int) -> str:

@@ -217,7 +217,14 @@ def undo(obj: Context, hand_id: str, by: str, reason: str | None, sign: str | No
 @click.option("--session", "session_name", default=None,
               help="The session's entries instead: buy-ins, cash-outs, payments and their "
                    "corrections, numbered as `entry retract|amend` takes them.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+@click.option("--json", "as_json", is_flag=True,
+              help='One JSON object: {"hand", "events": [{"seq", "position", "recorded_at", '
+                   '"type", "event"}], "amendments": [{"seq", "position", "recorded_at", '
+                   '"type", "by", "reason", "changes", "positions", "signature"}]} (a '
+                   'correction\'s "changes" each with what it replaced: "was", "was_set_by"; '
+                   '"signature": {"status", "signer", "note", "binds", "covers"} when signed); '
+                   'with --session {"session", "events": [{"seq", "position", "recorded_at", '
+                   '"type", "event", "corrections"}]}.')
 @keys_option
 @click.pass_obj
 def history(obj: Context, hand_id: str | None, session_name: str | None, as_json: bool,

@@ -12,7 +12,15 @@ from cli.context import JOBS, Context
 
 @click.command()
 @click.option("--hand", multiple=True, help="Replay only this hand (repeatable).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per hand.")
+@click.option("--json", "as_json", is_flag=True,
+              help='One JSON object per hand: {"hand", "session", "game", "chip_value_minor", '
+                   '"currency", "decimals", "status", "verifiable", "pots": [{"amount", '
+                   '"eligible", "awards", "carried", "explanation"}], "returned", "carried", '
+                   '"net", "final_stacks", "recorded", "discrepancies": [{"player", "name", '
+                   '"recorded", "recomputed", "diff", "kind", "message"}], "declarations", '
+                   '"notes"}; amounts in chips, a chip worth "chip_value_minor" minor units '
+                   'of "currency" (null: plain chips) with "decimals" places, a hand of a '
+                   'session its session\'s (README "replay --json").')
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes replaying hands (default: one a CPU for every hand of a large "
                    "ledger file, else 1).")

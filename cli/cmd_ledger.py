@@ -169,15 +169,18 @@ def schema() -> None:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "phh", "parquet", "csv"]),
               default="jsonl", show_default=True)
 @click.option("-o", "--out", default="-",
-              help="Output file (jsonl, phh) or directory (parquet, csv).")
+              help="Output file (jsonl, phh; without -o they go to stdout) or directory "
+                   "(parquet, csv: a file per table; DIR as the one argument says it too).")
 @click.option("--broken-ok", is_flag=True,
               help="Export a ledger whose hash chain breaks (a copy for forensics, as it is), "
                    "with a warning line, instead of refusing it.")
 @click.argument("hands", nargs=-1)
 @click.pass_obj
 def export(obj: Context, fmt: str, out: str, hands: tuple[str, ...], broken_ok: bool) -> None:
-    """Export hands as JSON-lines events or PHH (all hands, or the HANDS given); or the events
-    and derived tables as parquet / csv files into a directory. The hash chain is proven
+    """Export hands as JSON-lines events or PHH (all hands, or the HANDS given), to -o FILE or,
+    without -o, to stdout; or the events and derived tables as parquet / csv files, one per
+    table, into a directory: `export --format parquet DIR` or `-o DIR` (made if missing,
+    inside a folder that exists; a file there is refused). The hash chain is proven
     first, as `verify` proves it: a ledger whose chain breaks is refused (exit 2, nothing
     written), unless --broken-ok."""
     from replay.ingest.export import export as write

@@ -24,10 +24,15 @@ from cli.context import Context
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
               help='{"players": [{"player", "name", "net", "buy_in", "cash_out", "hands", '
-                   '"sessions", "nickname"}] ("player" as stored, a PokerNow id; "name" as '
-                   'the other reads name the player), "in_progress": [{"hand", "session", "pot", '
-                   '"players"}] (when a hand is), "rake": [{"session", "chips", "hands", '
-                   '"chip_value_minor", "decimals", "currency"}] '
+                   '"sessions", "nickname", "rules_net", "paid_minor", "received_minor"}] '
+                   '("player" as stored, a PokerNow id; "name" as the other reads name the '
+                   'player; "rules_net" what the rules would have paid, where a payout '
+                   'differs; "paid_minor", "received_minor" the settlement payments he made '
+                   'and got, integer minor units of money), "in_progress": [{"hand", '
+                   '"session", "pot", "players"}] (when a hand is: chips in its pot so far; '
+                   'with --money also "pot_minor", "players_minor", those in integer minor '
+                   'units), "rake": [{"session", '
+                   '"chips", "hands", "chip_value_minor", "decimals", "currency"}] '
                    '(when the table took one), "unbalanced": [{"chip_value_minor", '
                    '"decimals", "currency", "net_sum", "carried"}] (when the nets do not '
                    'sum to 0; chip_value_minor null with --money; "carried": chips carried to '
@@ -86,14 +91,19 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
 @click.command()
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
-              help='{"sessions": [{"session", "date"}], "players": [{"player", "name", '
-                   '"nickname", "nets": {session: net}, "total"}] ("name" as balances), '
+              help='{"sessions": [{"session", "date", "key"}], "players": [{"player", '
+                   '"name", "nickname", "nets": {key: net}, "total"}] ("name" as balances; '
+                   '"key" the session\'s key in "nets": its name, "" for hands of no session, '
+                   'whose "session" is null), '
                    '"decimals", "currency", "units": '
                    '[{"chip_value_minor", "decimals", "currency", "sessions"}]} (chips of '
                    'different values: "total" null, "totals" in the order of "units"; hands '
                    'of no session in chips of different values: a "sessions" entry each with '
-                   'its "unit", a net under "" a list in the order of "units"), and '
-                   '"in_progress" as balances --json when a hand is still open')
+                   'its "unit" and "unit_index", a net under "" a list in the order of '
+                   '"units", "unit_index" its place in it), and '
+                   '"in_progress" as balances --json when a hand is still open; with --money '
+                   'the nets in integer minor units of "currency" with "decimals" places, and '
+                   '"units" [], the money adding up in one unit')
 @click.pass_obj
 def standings(obj: Context, money: bool, as_json: bool) -> None:
     """The series as a grid: each player's net in each session and the player's total, most won
@@ -125,9 +135,10 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
                    '"from" and "to" as stored (a PokerNow id), "from_name" and "to_name" as '
                    'the text names the player; "from" or "to" null with "house": true is the '
                    'house, who keeps the rake; "session" the session whose books it settles, '
-                   'null for hands of no session); where the sessions count money of '
-                   'different units, {"sessions": [{"session", and that object in its '
-                   'unit}], "hands_of_no_session_unsettled"} (a count of hands); either with '
+                   'null for hands of no session); where the hands read count money of '
+                   'different units (hands of no session alone too), {"sessions": '
+                   '[{"session", and that object in its unit}], "hands_of_no_session_unsettled"} '
+                   '(a count of hands); either with '
                    '"not_settled": [{"session", "hand", "in_progress"}] when a session has a '
                    'hand still in progress (the first such hand, how many)) and '
                    '"corrected_late" as audit --json\'s when a hand was corrected after later '
@@ -176,7 +187,7 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
         _unchecked(noted)
     else:
         click.echo(names(books_text.settle_text(settled.transfers, settled.books,
-                                                session_name)))
+                                                session_name, len(settled.waiting))))
         _waiting(settled.waiting)
         _unchecked(noted)
 
@@ -298,10 +309,13 @@ def chart(obj: Context, out: str, money: bool, session_name: str | None) -> None
 
 @click.command(name="demo-series")
 @click.argument("out", type=click.Path(file_okay=False))
-@click.option("--sessions", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("--sessions", default=20, show_default=True, type=click.IntRange(min=1),
+              help="Sessions to deal, a JSON-lines file each.")
 @click.option("--hands", default=150, show_default=True, type=click.IntRange(min=1),
               help="Hands per session.")
-@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--seed", default=1, show_default=True, type=int,
+              help="Seed of the deal: the same seed deals the same series, another seed "
+                   "another one.")
 @click.option("--plant-errors", is_flag=True,
               help="Plant one mis-paid side pot, wrong cash-out, broken stack continuity and "
                    "short settlement payment.")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -41,8 +42,7 @@ def session_open(obj: Context, name: str, day: str | None, chip_value: str,
     unit = {"day": day, "chip_value": chip_value, "currency": currency, "decimals": decimals}
     ledger = obj.ledger(checks=lambda: books.session_opening(name, **unit))
     opened = books.open_session(ledger, name, **unit)
-    value = format_money(opened.chip_value_minor, opened.decimals, opened.currency)
-    click.echo(f"session {name} opened {opened.date}: 1 chip = {value}")
+    click.echo(f"session {name} opened {opened.date}: {_chip_worth(opened)}")
 
 
 @session.command(name="close")
@@ -127,8 +127,17 @@ def session_set(obj: Context, name: str, chip_value: str, currency: str | None,
 
     changed = books.set_session(obj.ledger(existing=True), name, chip_value=chip_value,
                                 currency=currency, decimals=decimals, closed=closed)
-    value = format_money(changed.chip_value_minor, changed.decimals, changed.currency)
-    click.echo(f"session {name}: 1 chip = {value}")
+    click.echo(f"session {name}: {_chip_worth(changed)}")
+
+
+def _chip_worth(unit: Any) -> str:
+    """What one chip of a session is worth (``unit``: its ``session_opened`` or
+    ``session_changed``): ``1 chip = 0.25 USD``; a session of plain chips (no currency, a
+    chip worth one of itself) ``plain chips (no chip value or currency)``, not ``1 chip =
+    1``."""
+    if unit.currency is None and unit.chip_value_minor == 10 ** unit.decimals:
+        return "plain chips (no chip value or currency)"
+    return f"1 chip = {format_money(unit.chip_value_minor, unit.decimals, unit.currency)}"
 
 
 @session.command(name="void")
@@ -175,7 +184,13 @@ def _counted(n: int, noun: str) -> str:
 
 
 @session.command(name="list")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True,
+              help='{"sessions": [{"session", "date", "opened", "closed", "settled", '
+                   '"hands", "hands_voided", "buy_ins", "buy_ins_retracted", "owed_minor", '
+                   '"decimals", "currency"}]} in ledger order ("owed_minor": what is still '
+                   'owed after the payments recorded, integer minor units of "currency" with '
+                   '"decimals" places; "carried_to_none": {"hand", "chips"} when its last '
+                   'hand carries chips to a hand never dealt).')
 @click.pass_obj
 def session_list(obj: Context, as_json: bool) -> None:
     """Sessions in ledger order with their date, hands (the voided among them apart),
@@ -421,7 +436,11 @@ def player_unalias(obj: Context, alias: str, reason: str, by: str,
                    'settle; "later": [{"seq", "by", "reason"}] the corrections and voids of '
                    'the hand since, whose chips "owed" counts too, only then); '
                    '"player" as stored (a PokerNow id), "name" and "message" as the text '
-                   'names the player')
+                   'names the player; each finding\'s "unit" says what "expected" and '
+                   '"actual" count: "chips" (with "chip_value_minor", "decimals", '
+                   '"currency": a chip\'s worth; plain chips 1, 0, null), "minor" (money '
+                   'in minor units of "currency" with "decimals" places: settlement, '
+                   'unsettled) or null (in_progress, signature: no amount)')
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes replaying hands when the ledger moved since the last audit "
                    "(default: one a CPU when every hand of a large ledger file is replayed, "
@@ -451,8 +470,9 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int | Non
     if as_json:
         from cli.names import with_name
 
-        body: dict = {"discrepancies": [with_name(d.as_json(), names, text=("message",))
-                                        for d in found]}
+        body: dict = {"discrepancies": [
+            with_name(d.as_json(), names, text=("message",)) | text.finding_unit(report, d)
+            for d in found]}
         if cut := text.incomplete_hands(report, session_name):
             body["incomplete_hands"] = cut
         if late:  # corrections after the chips moved on: what they leave owed

@@ -24,10 +24,7 @@ def audit_text(report: Any, found: list[Any], session: str | None = None, *,
     for a clean audit says what it checked and did not (``clean_scope``: by default
     :data:`CLEAN_SCOPE`; :data:`EXPORT_SCOPE` for an exported dataset) (``report``:
     :class:`ledger.audit.tables.AuditReport`)."""
-    units = getattr(report, "units", {})
-    sessions = getattr(report, "session_units", {})
-    lines = [f"{d.kind}: {d.message}" + _where(d, units.get(d.hand) if d.hand is not None
-                                               else sessions.get(d.session)) for d in found]
+    lines = [f"{d.kind}: {d.message}" + _where(d, _chip(report, d)) for d in found]
     cut = incomplete_hands(report, session)
     if cut:
         lines.append(f"{len(cut)} incomplete hand(s), the log stopping before their end, "
@@ -56,6 +53,32 @@ def incomplete_hands(report: Any, session: str | None = None) -> list[str]:
 #: The kinds of finding whose amounts are money in minor units (a session's payments), not
 #: chips (:data:`ledger.audit.checks.REGISTRY`).
 MONEY_KINDS = ("settlement", "unsettled")
+
+
+def _chip(report: Any, d: Any) -> tuple[int, int, str | None] | None:
+    """What a chip of the finding ``d``'s hand is worth, or of its session for a finding that
+    names no hand (``(minor units, decimals, currency)``, ``report``'s ``units`` and
+    ``session_units``); None: plain chips."""
+    if d.hand is not None:
+        return getattr(report, "units", {}).get(d.hand)
+    return getattr(report, "session_units", {}).get(d.session)
+
+
+def finding_unit(report: Any, d: Any) -> dict[str, Any]:
+    """What the amounts (``expected``, ``actual``) of the finding ``d`` count, as ``audit
+    --json`` gives it beside them (the text's ``; amounts in chips of 0.25 USD``):
+    ``{"unit": "chips", "chip_value_minor", "decimals", "currency"}``, chips worth that
+    many minor units of that currency (plain chips: 1, 0, None); a settlement's and an
+    unsettled session's ``{"unit": "minor", "decimals", "currency"}``, money in its minor
+    units (:data:`MONEY_KINDS`); a finding of no amount (``in_progress``, ``signature``)
+    ``{"unit": None}``."""
+    if d.kind in ("in_progress", "signature"):
+        return {"unit": None}
+    value, decimals, currency = _chip(report, d) or (1, 0, None)
+    if d.kind in MONEY_KINDS:
+        return {"unit": "minor", "decimals": decimals, "currency": currency}
+    return {"unit": "chips", "chip_value_minor": value, "decimals": decimals,
+            "currency": currency}
 
 
 def _where(d: Any, chip: tuple[int, int, str | None] | None = None) -> str:

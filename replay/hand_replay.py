@@ -210,7 +210,8 @@ class HandReplay:
         hand, session, game, status, verifiable, pots (amount, eligible, awards, carried,
         explanation), returned, carried, net, final_stacks, recorded, discrepancies (player,
         recorded, recomputed, diff, kind, message), declarations, notes. Chips throughout, and
-        what a chip is worth as the hand records it (:attr:`unit`): ``chip_value_minor``
+        what a chip is worth as the hand records it (:attr:`unit`; ``replay`` gives a hand of
+        an opened session its session's: :mod:`replay.session_chips`): ``chip_value_minor``
         (minor units of ``currency`` a chip is worth), ``currency`` (None: plain chips) and
         ``decimals`` (those of the minor unit), as the ``hands`` table names them (HandHQ
         dollars and cents: 1, ``"USD"``, 2, so an amount of 10000 is 100.00 USD)."""

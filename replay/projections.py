@@ -34,6 +34,7 @@ from ledger.store.streams import (
 from replay.late_corrections import revisions
 from replay.progress import Progress, silent
 from replay.replaying import Render, replayed
+from replay.session_chips import in_session_unit, session_units
 from replay.tables import append_rows, hand_ords, last_ord, saving, write_results_rows
 
 Echo = Callable[[str], None]
@@ -62,7 +63,8 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     before anything is saved; the hands of the ranges proven may then be rendered before a
     later range is refused.
 
-    ``render``: each hand rendered (``problems``: only those with a discrepancy or a note)
+    ``render``: each hand rendered (``problems``: only those with a discrepancy or a note),
+    a hand of a session in its session's unit (:func:`replay.session_chips.in_session_unit`),
     and handed to ``echo``. ``jobs``: processes (None: one a CPU); a ledger of
     :data:`replay.ranges.MIN_HANDS` hands or more is then cut into ranges that no session
     crosses, replayed by ``jobs`` worker processes (:mod:`replay.ranges`), with the same
@@ -83,6 +85,8 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     from ledger.audit.books import ALIAS_TYPES, resolve_aliases
 
     refused = "the books are not saved from it"
+    if render is not None:  # each hand of a session in its session's unit
+        render = in_session_unit(render, session_units(ledger))
     top = head(ledger)
     not_rolled_back(ledger, top, refused)
     jobs = jobs or os.cpu_count() or 1
@@ -217,6 +221,8 @@ def replay_some(ledger: Any, hands: Sequence[str], *, jobs: int | None = 1,
         NotFound: a named hand is not in the ledger; LedgerError: as :func:`rebuild`.
     """
     counts = {"hands": 0, "bad": 0, "unverifiable": 0}
+    if render is not None:  # each hand of a session in its session's unit
+        render = in_session_unit(render, session_units(ledger))
     for done in replayed(raw_hand_streams(ledger, hands), jobs=jobs or 1, render=render,
                          problems=problems):
         _count(counts, done)

@@ -5,6 +5,8 @@ write money; a hand of plain chips reads as it always did."""
 
 from __future__ import annotations
 
+import json
+
 from tests.conftest import SHARED
 
 EUR = SHARED / "text" / "Stars-cash-NLHE-6max-EUR-1.00-2.00-201212.RunItTwice.txt"
@@ -52,3 +54,41 @@ def test_a_pokernow_log_of_cents_says_its_chips_are_cents(user) -> None:  # noqa
                 "--currency", "USD")[0] == 0
     code, out, _ = user("audit")
     assert (code, out.splitlines()[0]) == (1, first + " USD]")
+
+
+def test_audit_json_gives_each_findings_unit(user) -> None:  # noqa: ANN001
+    """wrong-push.phh imported into session fri (1 chip = 0.25 USD), closed with nobody
+    cashed out or paid: its payout, stack and cash-out findings count chips of 0.25 USD, its
+    unsettled ones cents of USD; the JSON now says which beside each (the text ends each line
+    so: ``; amounts in chips of 0.25 USD`` / ``; amounts in 0.01 USD``)."""
+    from tests.conftest import DATA
+
+    assert user("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD")[0] == 0
+    assert user("import", "--session", "fri", str(DATA / "dispute" / "wrong-push.phh"))[0] == 0
+    assert user("session", "close", "fri")[0] == 0
+    code, out, _ = user("audit", "--unsettled", "--json")
+    chips = {"unit": "chips", "chip_value_minor": 25, "decimals": 2, "currency": "USD"}
+    minor = {"unit": "minor", "decimals": 2, "currency": "USD"}
+    found = json.loads(out)["discrepancies"]
+    assert code == 1 and [(d["kind"], d["player"], d["expected"], d["actual"],
+                           {k: d[k] for k in d if k in chips}) for d in found] == [
+        ("payout", "Ann", 300, 0, chips), ("payout", "Bob", 100, 400, chips),
+        ("stack_continuity", "Ann", 0, 100, chips), ("stack_continuity", "Bob", 0, 300, chips),
+        ("stack_continuity", "Cy", 0, 300, chips), ("session_balance", "Bob", 550, 0, chips),
+        ("session_balance", "Cy", 150, 0, chips), ("unsettled", "Ann", -2500, 0, minor),
+        ("unsettled", "Cy", -3750, 0, minor)]
+    assert user("audit", "--unsettled")[1].splitlines()[0] == (
+        "payout: hand dispute-1: Ann was paid 0, the rules give 300 (-300) [session fri, hand "
+        "dispute-1, player Ann; expected 300, actual 0; amounts in chips of 0.25 USD]")
+
+
+def test_audit_json_of_plain_chips_says_chips_worth_one(user) -> None:  # noqa: ANN001
+    """wrong-push.phh of no session, plain chips: its payout findings count chips worth 1 of
+    no currency."""
+    from tests.conftest import DATA
+
+    assert user("import", str(DATA / "dispute" / "wrong-push.phh"))[0] == 0
+    code, out, _ = user("audit", "--json")
+    assert code == 1 and {(d["kind"], d["unit"], d["chip_value_minor"], d["decimals"],
+                           d["currency"]) for d in json.loads(out)["discrepancies"]} == {
+        ("payout", "chips", 1, 0, None)}

@@ -259,6 +259,28 @@ def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> Non
     assert "in_progress" not in json.loads(run("standings", "--json").output)
 
 
+def test_settle_never_says_settled_of_a_session_it_left_unsettled(user) -> None:  # noqa: ANN001
+    """Session fri (0.25 USD a chip) whose one hand h1 is started, not ended: settle settles
+    nothing, and says so (it said ``settled: nobody owes anybody`` above the line saying fri
+    is not settled yet); beside a session sat of no hand, nobody owes anybody but for fri.
+    Exit 0 both times: the line names what is left."""
+    for args in (("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "fri", "Ann", "100"), ("buyin", "fri", "Bob", "100"),
+                 ("hand", "start", "--session", "fri", "--hand", "h1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")):
+        assert user(*args)[0] == 0, args
+    waiting = ("session fri: not settled yet: hand h1 is still in progress (not ended): its "
+               "pot is paid when it ends (`handledger act h1 end`) or is voided; then run "
+               "`handledger settle` again\n")
+    assert user("settle") == (0, "nothing settled yet: every session read has a hand still "
+                                 "in progress\n" + waiting, "")
+    for args in (("session", "open", "sat", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "sat", "Ann", "100"), ("buyin", "sat", "Cy", "100")):
+        assert user(*args)[0] == 0, args
+    assert user("settle") == (
+        0, "settled but for the session below: nobody owes anybody\n" + waiting, "")
+
+
 # --- a correction or amendment that changes nothing ---------------------------------------
 
 
@@ -557,3 +579,28 @@ def test_entry_refusals_name_a_retracted_entry_and_the_cash_out_to_amend(run) ->
     assert refused(run("cashout", "kitchen", "Dee", "207")) == (
         "error: Dee already cashed out 207 chips in kitchen (entry 6, no buy-in since); a "
         "wrong count is amended: `handledger entry amend kitchen 6 CHIPS --reason … --by …`")
+
+
+def test_money_in_progress_gives_the_pot_in_minor_units_too(user) -> None:  # noqa: ANN001
+    """Session fri (0.25 USD a chip), hand h1 started (Ann small blind 1, Bob big blind 2),
+    not ended: ``balances --money --json`` and ``standings --money --json`` give the nets in
+    cents (Ann -25, Bob -50) and the pot so far in chips (3: Ann 1, Bob 2) beside the same in
+    cents (75: Ann 25, Bob 50), where the chips stood alone under "decimals": 2; in chips
+    the object is as it was."""
+    for args in (("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "fri", "Ann", "100"), ("buyin", "fri", "Bob", "100"),
+                 ("hand", "start", "--session", "fri", "--hand", "h1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")):
+        assert user(*args)[0] == 0, args
+    chips = {"hand": "h1", "session": "fri", "pot": 3, "players": {"Ann": 1, "Bob": 2}}
+    money = chips | {"pot_minor": 75, "players_minor": {"Ann": 25, "Bob": 50}}
+    body = json.loads(user("balances", "--session", "fri", "--money", "--json")[1])
+    assert ([(p["player"], p["net"]) for p in body["players"]], body["in_progress"],
+            body["decimals"], body["currency"]) == (
+        [("Ann", -25), ("Bob", -50)], [money], 2, "USD")
+    grid = json.loads(user("standings", "--money", "--json")[1])
+    assert ([(p["player"], p["nets"]) for p in grid["players"]], grid["in_progress"],
+            grid["units"]) == ([("Ann", {"fri": -25}), ("Bob", {"fri": -50})], [money], [])
+    assert json.loads(user("balances", "--session", "fri", "--json")[1])["in_progress"] == [
+        chips]
+    assert json.loads(user("standings", "--json")[1])["in_progress"] == [chips]

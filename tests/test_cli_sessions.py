@@ -480,3 +480,45 @@ def test_settle_names_a_nonzero_total_in_money(run, tmp_path: Path) -> None:  # 
     assert out.exit_code == 2
     assert ("cannot settle: the balances sum to -2.50 USD, not zero (see `handledger audit`)"
             in out.output)
+
+
+def test_session_of_plain_chips_is_said_plain_chips(user) -> None:  # noqa: ANN001
+    """``session open s`` without a chip value or currency said ``1 chip = 1``, a worth of
+    nothing named; it says plain chips, while a chip
+    value stays ``1 chip = …`` (``session set`` names the new one so too)."""
+    assert user("session", "open", "s", "--date", "2026-12-07") == (
+        0, "session s opened 2026-12-07: plain chips (no chip value or currency)\n", "")
+    assert user("session", "set", "s", "--chip-value", "0.25", "--currency", "USD") == (
+        0, "session s: 1 chip = 0.25 USD\n", "")
+    assert user("session", "open", "t", "--date", "2026-12-07", "--chip-value", "0.01") == (
+        0, "session t opened 2026-12-07: 1 chip = 0.01\n", "")
+
+
+def test_help_names_what_json_gives_and_where_export_writes() -> None:
+    """The --help of the commands a script reads names the --json fields (session list,
+    balances' rules_net and payments, replay, history), export's folder and stdout, and
+    demo-series' --sessions and --seed, which had no text."""
+    runner = CliRunner()
+
+    def helped(*args: str) -> str:
+        out = runner.invoke(cli, [*args, "--help"])
+        assert out.exit_code == 0, args
+        return " ".join(out.output.split())
+
+    assert ("without -o, to stdout; or the events and derived tables as parquet / csv files, "
+            "one per table, into a directory: `export --format parquet DIR` or `-o DIR`"
+            ) in helped("export")
+    assert ('--json {"sessions": [{"session", "date", "opened", "closed", "settled", "hands", '
+            '"hands_voided", "buy_ins", "buy_ins_retracted", "owed_minor", "decimals", '
+            '"currency"}]} in ledger order') in helped("session", "list")
+    demo = helped("demo-series")
+    assert "--sessions INTEGER RANGE Sessions to deal, a JSON-lines file each." in demo
+    assert ("--seed INTEGER Seed of the deal: the same seed deals the same series, another "
+            "seed another one.") in demo
+    assert ('"nickname", "rules_net", "paid_minor", "received_minor"}]'
+            ) in helped("balances")
+    assert ('One JSON object per hand: {"hand", "session", "game", "chip_value_minor", '
+            '"currency", "decimals", "status", "verifiable", "pots": [{"amount",'
+            ) in helped("replay")
+    assert ('One JSON object: {"hand", "events": [{"seq", "position", "recorded_at", "type", '
+            '"event"}], "amendments": [{"seq",') in helped("history")

@@ -96,7 +96,8 @@ def test_a_ledger_file_under_a_data_name_is_a_ledger(here: Path) -> None:
     os.rename("l.duckdb", "books.csv")
     assert handledger("--db", "books.csv", "verify")[0] == 0
     assert handledger("--db", "books.csv", "session", "open", "fri", "--date", "2026-11-27"
-                      ) == (0, "session fri opened 2026-11-27: 1 chip = 1\n", "")
+                      ) == (0, "session fri opened 2026-11-27: plain chips (no chip value "
+                                "or currency)\n", "")
     assert handledger("--db", "books.csv", "buyin", "fri", "Ann", "100")[0] == 0
     code, out, _ = handledger("--db", "books.csv", "session", "list")  # stored in the file
     assert (code, out.splitlines()[-1].split()) == (0, ["fri", "2026-11-27", "0", "hand(s)",

@@ -119,6 +119,18 @@ def test_a_voided_hand_is_left_out_of_a_whole_phh_export_and_named(run, tmp_path
     assert (refused.exit_code, refused.output) == (
         2, f"error: cannot write {missing}: No such file or directory\n")
     assert not missing.parent.exists()
+    # a file where the folder goes: named a file, and a folder asked for (it said "cannot
+    # make folder run.out: File exists"); the file is left as it was
+    taken = tmp_path / "run.out"
+    taken.write_text("kept\n")
+    for args in (("--format", "csv", str(taken)), ("--format", "parquet", "-o", str(taken))):
+        refused = run("export", *args)
+        fmt = args[1]
+        assert (refused.exit_code, refused.output) == (2, (
+            f"error: cannot write the tables into {taken}: it is a file, not a folder; "
+            f"--format {fmt} writes a file per table into a folder: name a folder (made when "
+            "it does not exist)\n"))
+    assert taken.read_text() == "kept\n"
 
 
 def test_a_several_hand_export_named_phh_imports_back(tmp_path) -> None:  # noqa: ANN001

@@ -100,6 +100,12 @@ def test_plain_chips_and_cents_of_no_session_are_a_table_each(tmp_path: Path) ->
     assert [s.get("unit") for s in as_json["sessions"]] == [
         {"chip_value_minor": 1, "decimals": 0, "currency": None},
         {"chip_value_minor": 1, "decimals": 2, "currency": "USD"}]
+    # each column joins the nets: its "key" (the "" of hands of no session, whose "session"
+    # is null) and its place in the list under it (it said null beside "" before)
+    assert [(s["session"], s["key"], s["unit_index"]) for s in as_json["sessions"]] == [
+        (None, "", 0), (None, "", 1)]
+    assert [[p["nets"][s["key"]][s["unit_index"]] for s in as_json["sessions"]]
+            for p in as_json["players"]] == [[3, 150], [-1, -50], [-2, -100]]
     assert [(p["player"], p["nets"], p["total"], p["totals"]) for p in as_json["players"]] == [
         ("Cy", {"": [3, 150]}, None, [3, 150]), ("Ann", {"": [-1, -50]}, None, [-1, -50]),
         ("Bob", {"": [-2, -100]}, None, [-2, -100])]
@@ -137,12 +143,19 @@ def test_plain_chips_and_cents_of_no_session_are_a_table_each(tmp_path: Path) ->
              "chips, no currency; (no session): USD, 2 decimals): hands of no session have no "
              "session to name with --session; ")
     by_unit = "`handledger balances` without --money gives a table per unit\n"
-    for command, advice in ((("balances", "--money"), by_unit), (("settle",), by_unit),
+    for command, advice in ((("balances", "--money"), by_unit),
                             (("standings", "--money"),
                              "show the standings in chips (without --money)\n"),
                             (("chart", str(tmp_path / "c.png"), "--money"), by_unit)):
         refused = run(db, *command)
         assert (refused.exit_code, refused.output) == (2, mixed + advice), command
+    # settle has no session to settle them in: it says so, as README "settle" does (it gave
+    # the refusal above, naming --money, which settle has not)
+    settled = run(db, "settle")
+    assert (settled.exit_code, settled.output) == (0, (
+        "hands of no session (2 hand(s)): not settled: no `pay` records them, and no "
+        "session's books hold them (`handledger balances` without --money gives their "
+        "table)\n"))
     chart = run(db, "chart", str(tmp_path / "c.png"))
     assert chart.exit_code == 2 and not (tmp_path / "c.png").exists()
     assert chart.output.startswith(
@@ -166,7 +179,8 @@ def test_cents_and_quarters_of_no_session_add_up_in_money(tmp_path: Path) -> Non
         ("Cy", 3900), ("Ann", -1300), ("Bob", -2600)]
     assert "unbalanced" not in money
     grid = json.loads(run(db, "standings", "--money", "--json").output)
-    assert grid["sessions"] == [{"session": None, "date": None}]  # money adds up: one column
+    # money adds up: one column, its key in the nets ""
+    assert grid["sessions"] == [{"session": None, "date": None, "key": ""}]
     assert [(p["player"], p["nets"], p["total"]) for p in grid["players"]] == [
         ("Cy", {"": 3900}, 3900), ("Ann", {"": -1300}, -1300), ("Bob", {"": -2600}, -2600)]
     settle = json.loads(run(db, "settle", "--json").output)

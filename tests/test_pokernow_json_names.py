@@ -81,7 +81,8 @@ def test_audit_gives_the_id_the_name_and_the_text_message(imported: Path) -> Non
         "hand": "pn-pokernowpy_run-it-twice-30-163028603289300", "player": "r6R7wIH3qS",
         "name": "OjtkunxseAbye", "expected": 0, "actual": 672,
         "message": "hand pn-pokernowpy_run-it-twice-30-163028603289300: OjtkunxseAbye starts "
-                   "with 672 but OjtkunxseAbye has no buy-in: expected 0 (+672)"}
+                   "with 672 but OjtkunxseAbye has no buy-in: expected 0 (+672)",
+        "unit": "chips", "chip_value_minor": 1, "decimals": 2, "currency": None}  # cents
     mdey = [d for d in found if d["player"] == "HXN7RGKNLI"]
     assert [(d["name"], d["expected"], d["actual"]) for d in mdey] == [
         ("Mdeyxwb", 0, 297), ("Mdeyxwb", 191, 157)]
@@ -224,10 +225,12 @@ def test_stack_continuity_names_a_player_as_every_finding_does(tmp_path: Path) -
     assert _json(db, "audit", "--json") == (1, {"discrepancies": [
         {"kind": "stack_continuity", "session": session, "hand": hand4,
          "player": "BfS83Cedu3", "name": ann_b, "expected": 96, "actual": 106,
-         "message": stack},
+         "message": stack,
+         "unit": "chips", "chip_value_minor": 1, "decimals": 0, "currency": None},
         {"kind": "session_balance", "session": session, "hand": None,
          "player": "BfS83Cedu3", "name": ann_b, "expected": 106, "actual": 50,
-         "message": balance}]})
+         "message": balance,
+         "unit": "chips", "chip_value_minor": 1, "decimals": 0, "currency": None}]})
 
 
 def test_a_host_alias_is_the_name_everywhere(db: Path) -> None:

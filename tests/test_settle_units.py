@@ -165,3 +165,21 @@ def test_settle_of_sessions_beside_hands_of_no_session_in_another_unit(user) -> 
                                          "to": "Bob", "to_name": "Bob", "amount": 25}],
         "decimals": 2, "currency": "USD", "paid_already": 0, "payments_recorded": 0}],
         "hands_of_no_session_unsettled": 1})
+
+
+def test_settle_of_hands_of_no_session_alone_in_two_currencies(user) -> None:  # noqa: ANN001
+    """Two PokerStars hands imported without --session, one in EUR, one in USD: no session
+    to settle, so settle says both hands of no session are not settled (exit 0, README
+    "settle"), where it gave balances' refusal naming --money, which settle has not."""
+    text = SHARED / "text"
+    assert user("import",
+                str(text / "Stars-cash-NLHE-6max-EUR-1.00-2.00-201212.RunItTwice.txt"),
+                str(text / "Stars-cash-NLHE-FR-USD-0.05-0.10-201004.allinWithAmtReturned.txt"),
+                )[0] == 0
+    assert user("settle") == (0, (
+        "hands of no session (2 hand(s)): not settled: no `pay` records them, and no "
+        "session's books hold them (`handledger balances` without --money gives their "
+        "table)\n"), "")
+    code, out, err = user("settle", "--json")
+    assert (code, json.loads(out), err) == (
+        0, {"sessions": [], "hands_of_no_session_unsettled": 2}, "")

@@ -152,7 +152,7 @@ def test_an_altered_signed_correction_fails(run, db: str, keys: Path,
                        "before it and the correction: one of them is not as signed); the "
                        "books replayed from the events apply it as stored (tables saved "
                        "before its row was edited in place show it as it was: `handledger "
-                       "verify`)")}]
+                       "verify`)"), "unit": None}]
     elsewhere = Path(db).with_name("none")  # a key directory without floor's key: unknown
     elsewhere.mkdir()
     assert "signature" not in run("audit", "--json", "--keys", str(elsewhere)).stdout

@@ -22,7 +22,8 @@ HAND = "PokerStars-42875758685"
 def _summary(player: str | None, expected: int, actual: int, words: str) -> dict:
     return {"kind": "site_summary", "session": None, "hand": HAND, "player": player,
             "name": player, "expected": expected, "actual": actual,
-            "message": f"hand {HAND}: the site's summary disagrees with its own lines: {words}"}
+            "message": f"hand {HAND}: the site's summary disagrees with its own lines: {words}",
+            "unit": "chips", "chip_value_minor": 1, "decimals": 2, "currency": "USD"}
 
 
 @pytest.fixture(scope="module")

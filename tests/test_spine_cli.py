@@ -53,6 +53,40 @@ def test_replay_json_names_the_unit_of_a_hand_in_dollars_and_cents(run, tmp_path
     assert hand["net"] == {"p1": 25, "p2": -25, "p3": 0, "p4": 0, "p5": 0, "p6": 0}
 
 
+def test_replay_json_of_a_hand_of_a_session_names_the_sessions_unit(user, tmp_path  # noqa: ANN001
+                                                                     ) -> None:
+    """Session fri, 1 chip = 0.25 USD: hand h1 recorded live (Ann, button and small blind,
+    folds to Bob's big blind) reports 25, USD, 2 as player_hand_results does: in progress,
+    ended, replayed whole, and once exported and imported into another ledger; it said 1,
+    null, 0 (the plain chips its hand_started records) before."""
+    for args in (("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "fri", "Ann", "100"), ("buyin", "fri", "Bob", "100"),
+                 ("hand", "start", "--session", "fri", "--hand", "h1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann"),
+                 ("act", "h1", "d dh Bob ????"), ("act", "h1", "d dh Ann ????")):
+        assert user(*args)[0] == 0, args
+
+    def unit(*args: str) -> list[tuple]:
+        code, out, err = user(*args)
+        assert (code, err) == (0, "")
+        return [(h["hand"], h["status"], h["chip_value_minor"], h["currency"], h["decimals"])
+                for h in map(json.loads, out.splitlines())]
+
+    assert unit("replay", "--hand", "h1", "--json") == [("h1", "open", 25, "USD", 2)]
+    assert user("act", "h1", "Ann f")[0] == 0 and user("act", "h1", "end")[0] == 0
+    assert unit("replay", "--hand", "h1", "--json") == [("h1", "complete", 25, "USD", 2)]
+    assert unit("replay", "--json") == [("h1", "complete", 25, "USD", 2)]
+    assert user("sql", "SELECT DISTINCT chip_value_minor, currency, decimals FROM "
+                "player_hand_results", "--csv")[1] == (
+        "chip_value_minor,currency,decimals\n25,USD,2\n")
+    out = tmp_path / "fri.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(out))[0] == 0
+    other = str(tmp_path / "other.duckdb")
+    assert user("--db", other, "import", str(out))[0] == 0
+    assert unit("--db", other, "replay", "--hand", "h1", "--json") == [
+        ("h1", "complete", 25, "USD", 2)]
+
+
 def test_bundled_ante_table_names_the_players_and_pays_as_recorded(run) -> None:  # noqa: ANN001
     run("import", str(DATA / "hands" / "ante-side-pots.phh"))
     (hand,) = _replays(run("replay", "--json"))

@@ -152,7 +152,7 @@ def balances(con: Any, session: str | None, money: bool, *, chips_ok: bool = Tru
                                         p["player"]))
         else:
             units = []
-    return Balances(players, unit, open_hands(con, session), units, rake_taken(con, session),
+    return Balances(players, unit, open_hands(con, session, money), units, rake_taken(con, session),
                     unbalanced(con, session, money),
                     plain=bool(rows) and all(r[12] for r in rows),
                     seat_labels=seat_label_hands(con, session))
@@ -249,20 +249,28 @@ def _balances_by_unit(con: Any) -> tuple[list[dict[str, Any]],
              for u, s in named.items()], sums)
 
 
-def open_hands(con: Any, session: str | None) -> list[dict[str, Any]]:
+def open_hands(con: Any, session: str | None, money: bool = False) -> list[dict[str, Any]]:
     """The hands still in progress (status ``open``: recorded live, not yet ended or voided)
     of ``session`` (None: of the whole ledger), in ledger order: ``{"hand", "session", "pot",
-    "players": {player: chips in its pot so far}}``. Their chips count as put in, nothing
-    paid yet (RULES.md §1: the pots are settled when the hand ends)."""
+    "players": {player: chips in its pot so far}}``, chips. Their chips count as put in,
+    nothing paid yet (RULES.md §1: the pots are settled when the hand ends). ``money``: each
+    also with ``"pot_minor"`` and ``"players_minor"``, the same in integer minor units of
+    money (chips × its session's chip value, a hand of no session's own), as the nets of
+    ``balances --money`` beside them."""
     out: dict[str, dict[str, Any]] = {}
-    for hand, where, player, chips in con.execute(
-            "SELECT h.hand_id, h.session, r.player, r.contributed FROM hands h "
-            "JOIN results r USING (hand_id) WHERE h.status = 'open' "
-            "AND ($1 IS NULL OR h.session = $1) ORDER BY h.ord, r.player", [session]
-            ).fetchall():
-        entry = out.setdefault(hand, {"hand": hand, "session": where, "pot": 0, "players": {}})
+    for hand, where, player, chips, value in con.execute(
+            "SELECT h.hand_id, h.session, r.player, r.contributed,"
+            " coalesce(b.chip_value_minor, h.chip_value_minor, 1) FROM hands h"
+            " JOIN results r USING (hand_id) LEFT JOIN session_book b ON b.session = h.session"
+            " WHERE h.status = 'open' AND ($1 IS NULL OR h.session = $1)"
+            " ORDER BY h.ord, r.player", [session]).fetchall():
+        entry = out.setdefault(hand, {"hand": hand, "session": where, "pot": 0, "players": {}}
+                               | ({"pot_minor": 0, "players_minor": {}} if money else {}))
         entry["players"][player] = int(chips)
         entry["pot"] += int(chips)
+        if money:
+            entry["players_minor"][player] = int(chips) * int(value)
+            entry["pot_minor"] += int(chips) * int(value)
     return list(out.values())
 
 

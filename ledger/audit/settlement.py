@@ -103,14 +103,14 @@ SessionBlock = tuple[str, list[HouseTransfer], Balances]
 
 def units_differ(con: Any) -> bool:
     """Whether the hands read count money of more than one unit (currency or decimals,
-    :func:`ledger.audit.money_units.money_places`) and a session is among them: the whole
-    ledger's nets do not add up in one money, so :func:`settlement_by_session` cannot settle
-    it, and :func:`settlement_each` settles each session in its own (hands of no session
-    alone, of several units, have no session to settle: refused as the balances are)."""
+    :func:`ledger.audit.money_units.money_places`): the whole ledger's nets do not add up in
+    one money, so :func:`settlement_by_session` cannot settle it, and
+    :func:`settlement_each` settles each session in its own and counts the hands of no
+    session, settled in none (hands of no session alone, of several units: no session, and
+    every hand counted unsettled; README "settle")."""
     from ledger.audit.money_units import money_places
 
-    places = money_places(con, None)
-    return len(places) > 1 and any(s is not None for where in places.values() for s in where)
+    return len(money_places(con, None)) > 1
 
 
 def settlement_each(con: Any, leave_out: frozenset[str] = frozenset()

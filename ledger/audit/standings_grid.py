@@ -95,6 +95,16 @@ class Standings:
             return column["session"]
         return None, u["chip_value_minor"], u["decimals"], u["currency"]
 
+    def _column_json(self, column: dict[str, Any]) -> dict[str, Any]:
+        """A ``sessions`` entry of :meth:`as_json`: the column with ``"key"``, its key in a
+        player's ``nets`` (the session; ``""`` for hands of no session, whose ``session`` is
+        null), and for hands of no session in chips of several values, ``"unit_index"``, its
+        place in the list under ``""`` (and in ``units``)."""
+        out = {**column, "key": column["session"] or ""}
+        if "unit" in column:
+            out["unit_index"] = self.column_unit(column)
+        return out
+
     def column_unit(self, column: dict[str, Any]) -> int | None:
         """The place in ``units`` of the chip unit a column counts (None: no unit, in money
         or a session nobody played)."""
@@ -108,8 +118,9 @@ class Standings:
     def as_json(self) -> dict[str, Any]:
         """``{"sessions": [...], "players": [{"player", "nickname", "nets", "total"}],
         "decimals", "currency", "units"}`` (``nets`` keyed by session name, ``""`` for no
-        session — when the hands of no session count chips of different values, a list of their
-        nets in the order of ``units``, null for a unit he has none in; ``total`` null and
+        session: each ``sessions`` entry's ``key``, :meth:`_column_json` — when the hands of
+        no session count chips of different values, a list of their nets in the order of
+        ``units``, null for a unit he has none in; ``total`` null and
         ``totals`` per unit when the chips are of different values), and ``"in_progress"`` (as
         :func:`ledger.audit.player_balances.open_hands`) when a hand is still open, and
         ``"seat_label_hands"`` when hands of no session seat players by seat label
@@ -129,7 +140,7 @@ class Standings:
                 out[""] = per
             return out
 
-        body = {"sessions": self.sessions,
+        body = {"sessions": [self._column_json(s) for s in self.sessions],
                 "players": [{**p, "nets": nets(p["nets"])} for p in self.players],
                 "decimals": self.unit[0], "currency": self.unit[1],
                 "units": [{**u, "sessions": [s or "" for s in u["sessions"]]}
@@ -204,7 +215,7 @@ def standings(con: Any, money: bool) -> Standings:
             del p["totals"]
     ordered = sorted(players.values(), key=lambda p: (
         [-(t or 0) for t in p["totals"]] if len(units) > 1 else [-p["total"]], p["player"]))
-    return Standings(sessions, ordered, unit, open_hands(con, None),
+    return Standings(sessions, ordered, unit, open_hands(con, None, money),
                      [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
                        "sessions": named} for u, named in units.items()],
                      seat_labels=(hands := seat_label_hands(con, None)),

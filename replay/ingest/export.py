@@ -556,8 +556,9 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
     (made if missing; its parent folder must exist).
 
     Raises:
-        LedgerError: ``out``'s parent folder does not exist, or ``out`` cannot be made; a
-            file to write is the ledger (a hard link to it), nothing written.
+        LedgerError: ``out`` is a file, ``out``'s parent folder does not exist, or ``out``
+            cannot be made; a file to write is the ledger (a hard link to it), nothing
+            written.
     """
     from ledger.store.outputs import none_is_the_ledger
 
@@ -569,6 +570,10 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
         "'main' AND table_catalog = current_database()").fetchall() if r[0] != "meta")
     paths = [out / f"{name}.{fmt}" for name in names]
     none_is_the_ledger(paths, ledger.path, f"export {out}")
+    if out.exists() and not out.is_dir():
+        raise LedgerError(f"cannot write the tables into {out}: it is a file, not a folder; "
+                          f"--format {fmt} writes a file per table into a folder: name a "
+                          "folder (made when it does not exist)")
     try:
         out.mkdir(exist_ok=True)
     except FileNotFoundError as exc:
