@@ -185,7 +185,8 @@ def test_one_chip_off_in_a_cash_out_names_the_player(cashed: Path, tmp_path: Pat
     assert finding == {
         "kind": "session_balance", "session": "friday", "hand": None, "player": "Cy",
         "name": "Cy", "expected": 152, "actual": 151,
-        "message": "session friday: Cy cashed out 151 chips but the hands leave Cy 152 (-1)"}
+        "message": "session friday: Cy cashed out 151 chips but the hands leave Cy 152 (-1)",
+        "unit": "chips", "chip_value_minor": 25, "decimals": 2, "currency": "USD"}
     text = run("audit")
     assert text.exit_code == 1 and "Cy cashed out 151" in text.output
     # settle goes by the hands' nets and says the cash-outs do not match them (not in --json)
@@ -436,7 +437,9 @@ def test_planted_series_lists_exactly_the_planted_errors(tmp_path: Path) -> None
     assert audit.exit_code == 1
     found = json.loads(audit.output)["discrepancies"]
     assert all(set(d) == {"kind", "session", "hand", "player", "name", "expected", "actual",
-                          "message"} and d["name"] == d["player"] for d in found)
+                          "message", "unit", "decimals", "currency"} | (
+                              {"chip_value_minor"} if d["unit"] == "chips" else set())
+               and d["name"] == d["player"] for d in found)
     got = [(d["kind"], d["hand"] or d["session"], d["player"]) for d in found]
     assert len(got) == 5 and set(got) == want
     assert sorted(d["kind"] for d in found) == ["payout", "payout", "session_balance",

@@ -58,7 +58,8 @@ def test_a_file_hand_that_pays_nobody_is_an_audit_finding(run, tmp_path: Path) -
         "message": f"hand {hand_id}: its 200 chips are paid to nobody: no payout is recorded "
                    "and the rules cannot award them (unknown cards); record who won "
                    f"(`handledger correct {hand_id} --insert-after SEQ 'pay PLAYER AMOUNT' "
-                   "--reason … --by …`, SEQ before its end) (-200)"}
+                   "--reason … --by …`, SEQ before its end) (-200)",
+        "unit": "chips", "chip_value_minor": 1, "decimals": 0, "currency": None}
     # the correction the finding names brings the chips back: the audit is clean again
     assert run("correct", hand_id, "--insert-after", "10", "pay p2 200", "--reason",
                "p2 showed the nuts", "--by", "host").exit_code == 0

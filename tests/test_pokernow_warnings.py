@@ -46,7 +46,8 @@ def test_a_stack_that_does_not_follow_the_previous_hand_is_stored_with_a_warning
         "kind": "stack_continuity", "session": "charlestudor_Input_Log_001", "hand": HAND4,
         "player": "gE4aE_Yhc3", "name": "TA", "expected": 104, "actual": 114,
         "message": f"hand {HAND4}: TA starts with 114 but TA left hand {HAND3} with "
-                   "104 and bought nothing: expected 104 (+10)"}]})
+                   "104 and bought nothing: expected 104 (+10)",
+        "unit": "chips", "chip_value_minor": 1, "decimals": 0, "currency": None}]})
 
 
 def test_chips_collected_that_were_not_put_in_are_stored_with_a_warning(tmp_path: Path) -> None:
@@ -65,7 +66,8 @@ def test_chips_collected_that_were_not_put_in_are_stored_with_a_warning(tmp_path
     assert _audit(db) == (1, {"discrepancies": [{
         "kind": "payout", "session": "charlestudor_Input_Log_001", "hand": HAND4,
         "player": "ydk9sgEWl2", "name": "Anvjfbmj2", "expected": 3, "actual": 4,
-        "message": f"hand {HAND4}: Anvjfbmj2 was paid 4, the rules give 3 (+1)"}]})
+        "message": f"hand {HAND4}: Anvjfbmj2 was paid 4, the rules give 3 (+1)",
+        "unit": "chips", "chip_value_minor": 1, "decimals": 0, "currency": None}]})
 
 
 def test_strict_refuses_nothing_for_a_warning(tmp_path: Path) -> None:
