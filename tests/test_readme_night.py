@@ -1,7 +1,8 @@
-"""README's "A night at the table": its examples, run in order on one fresh ledger as a host
-would type them, each go in as printed (a hand is ended before its players sit in the next
-one, RULES.md §1.1). ``handledger serve`` and ``serve --stop`` start and stop a server, which
-the in-process runner needs no more than a second terminal does; every other command runs."""
+"""docs/LIVE.md's "A night at the table" (moved there from the README): its examples, run in
+order on one fresh ledger as a host would type them, each go in as printed (a hand is ended
+before its players sit in the next one, RULES.md §1.1). ``handledger serve`` and ``serve
+--stop`` start and stop a server, which the in-process runner needs no more than a second
+terminal does; every other command runs."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ import re
 import shlex
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+LIVE = Path(__file__).resolve().parents[1] / "docs" / "LIVE.md"
 
 
 def _commands() -> list[tuple[list[str], str | None]]:
     """The section's ``sh`` blocks as ``(argv after handledger, standard input)`` in order: a
     line continued by ``\\`` joined, ``;`` separating commands, a ``<<'END'`` here-document
     the standard input of its command, ``# …`` comments left out."""
-    text = README.read_text(encoding="utf-8")
+    text = LIVE.read_text(encoding="utf-8")
     section = text.split("\n## A night at the table\n", 1)[1].split("\n## ", 1)[0]
     out: list[tuple[list[str], str | None]] = []
     for block in re.findall(r"```sh\n(.*?)```", section, flags=re.S):
