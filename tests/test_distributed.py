@@ -27,7 +27,7 @@ from replay.ingest.export import export_tables
 from replay.ingest.pipeline import import_paths
 from replay.partition import HAND_TABLES
 from replay.projections import rebuild
-from tests.conftest import SHARED
+from tests.conftest import ROOT, SHARED
 from tests.copies import copy_ledger
 
 TABLES = (*HAND_TABLES, *AUDIT_TABLES)
@@ -457,3 +457,17 @@ def test_dask_replay_names_the_chips_of_a_sessions_finding_as_audit_does(tmp_pat
     assert result.exit_code == 1, result.output
     # every finding as audit prints it, NewGuy's among them
     assert result.output.splitlines()[1:-1] == audit.output.splitlines()
+
+
+def test_the_documented_install_is_the_clones_dask_extra() -> None:
+    """docs/DASK.md installs Dask into the clone's install (handledger is on no package index,
+    so ``pip install 'handledger[dask]'`` finds nothing): its one pip line is ``pip install -e
+    '.[dask]'``, and pyproject's ``dask`` extra holds the two packages the replay imports."""
+    import tomllib
+
+    doc = (ROOT / "docs" / "DASK.md").read_text(encoding="utf-8")
+    assert [line.split("#")[0].strip() for line in doc.splitlines()
+            if line.startswith("pip install")] == ["pip install -e '.[dask]'"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert [d.split(">=")[0] for d in project["optional-dependencies"]["dask"]] == [
+        "dask[dataframe]", "distributed"]
