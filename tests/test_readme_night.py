@@ -155,3 +155,15 @@ def test_a_stack_typed_wrong_is_corrected_as_printed(run) -> None:  # noqa: ANN0
     assert result.output == printed == (
         "corrected hand 2 (seq 4); change in net: none; by the rules: unchanged\n")
     assert "seat Bob's stack 15 → 150 (seq 1 was: hand_started 2)" in run("history", "2").output
+
+
+def test_the_install_note_names_what_the_browser_script_installs() -> None:
+    """The browser script installs its packages with apt-get as root: the README's Install
+    note names each package the script installs, and says apt-get and root."""
+    script = (README.parent / "scripts" / "install-browser.sh").read_text(encoding="utf-8")
+    (packages,) = re.findall(r'^PACKAGES="(.*)"$', script, flags=re.M)
+    note = " ".join(_readme_section("Install").split())
+    assert packages.split() == ["chromium", "chromium-driver", "fonts-dejavu-core"]
+    for name in packages.split():
+        assert f"`{name}`" in note, name
+    assert "Run as root, it installs the missing ones with `apt-get`" in note
