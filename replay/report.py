@@ -20,7 +20,7 @@
   everything in the ledger that its page shows (its rows, sealed by the chain hash of the
   last, its session's chip value and what its signatures' check said), so a page can be kept
   when its key has not changed;
-* the signatures (README, "Anchoring it"), checked by the code ``audit --keys`` and
+* the signatures (docs/LEDGER.md, "Anchoring it"), checked by the code ``audit --keys`` and
   ``verify`` use: every signed correction, void and undo
   (:func:`ledger.audit.signatures.signed_amendments`), and the ledger's own checkpoints file
   as ``verify --against`` checks it (:func:`ledger.store.anchor.own_checkpoints`), each
