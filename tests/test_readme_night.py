@@ -167,3 +167,26 @@ def test_the_install_note_names_what_the_browser_script_installs() -> None:
     for name in packages.split():
         assert f"`{name}`" in note, name
     assert "Run as root, it installs the missing ones with `apt-get`" in note
+
+
+def test_a_command_in_another_folder_says_what_the_readme_prints(tmp_path: Path) -> None:
+    """README, "Where the ledger lives": run where no ``handledger.duckdb`` is, a read (and a
+    write to a ledger that must be there, ``act``) prints the quoted line, exits 2 and makes no
+    file; ``hand start`` makes a new ledger there."""
+    import os
+    import subprocess
+    import sys
+
+    section = _readme_section("Where the ledger lives")
+    (printed,) = re.findall(r"```text\n(.*?)```", section, flags=re.S)
+    env = {k: v for k, v in os.environ.items() if k != "HANDLEDGER_DB"}
+    exe = str(Path(sys.executable).with_name("handledger"))
+    for argv in (["balances"], ["act", "2", "Ann f"]):
+        done = subprocess.run([exe, *argv], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert (done.returncode, done.stdout, done.stderr) == (2, "", printed)
+        assert list(tmp_path.iterdir()) == []
+    done = subprocess.run([exe, "hand", "start", "--hand", "z", "--game", "NT", "--stakes", "1/2",
+                           "--seats", "Ann:10,Bob:10", "--button", "Ann"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and (tmp_path / "handledger.duckdb").is_file()
