@@ -19,9 +19,9 @@ from cli.names import refusals_named
 
 
 class _Seq(click.ParamType):
-    """An original event's SEQ, or ``SEQ+`` (``SEQ+2``) as ``show`` numbers a row a correction
-    inserted (:class:`replay.inserted_rows.InsertedSeq`, which the correction refuses, naming the
-    way to reach it)."""
+    """An original event's SEQ, or ``SEQ+`` / ``SEQ+K`` (``23+``, ``23+2``) as ``show`` numbers
+    a row a correction inserted (:class:`replay.inserted_rows.InsertedSeq`, which the
+    correction refuses, naming the way to reach it, or naming a row the hand does not have)."""
 
     name = "integer"
 
@@ -30,12 +30,14 @@ class _Seq(click.ParamType):
 
         if isinstance(value, int):
             return value
-        found = re.fullmatch(r"(-?[0-9]+)(\+[0-9]*)?", str(value).strip())
+        found = re.fullmatch(r"(-?[0-9]+)(\+([1-9][0-9]*)?)?", str(value).strip())
         if found is None:
-            self.fail(f"{value!r} is not a valid integer (or SEQ+, a row a correction "
-                      "inserted)", param, ctx)
+            self.fail(f"{value!r} is not a valid integer (or SEQ+, SEQ+K: a row a correction "
+                      "inserted, as `show` numbers it)", param, ctx)
         seq = int(found.group(1))
-        return InsertedSeq(seq) if found.group(2) else seq
+        if found.group(2) is None:
+            return seq
+        return InsertedSeq(seq, int(found.group(3)) if found.group(3) else None)
 
 
 SEQ = _Seq()

@@ -86,7 +86,9 @@ def dask_replay(obj: Context, events: str, out: str, scheduler: str | None, work
     """Replay and audit a Parquet dataset of events (EVENTS: what `export --format parquet
     DIR` writes, DIR or DIR/events.parquet) on a Dask cluster, and write the derived tables
     as Parquet under OUT (OUT/<table>/part-*.parquet): the tables `replay` builds, row for
-    row. Needs `pip install 'handledger[dask]'`. Exits 1 when the audit finds anything.
+    row. Needs `pip install 'handledger[dask]'`. Exits 1 when the audit finds anything. A
+    hand corrected after later hands or cash-outs took its chips is noted as `audit` notes
+    it, with the chips it leaves owed.
     OUT is never the ledger (--db), nor do its table folders, which it replaces, hold it."""
     from replay.distributed import replay_parquet
 
@@ -95,6 +97,10 @@ def dask_replay(obj: Context, events: str, out: str, scheduler: str | None, work
     merged = done.merged
     click.echo(render.replay_counts(merged.counts))
     from cli.names import Names
+    from replay.late_corrections import late_lines
+
+    for line in late_lines(merged.late):  # as audit notes them
+        render.note(line)
 
     names = Names(merged.series.nicknames)  # a PokerNow id by his name, as audit shows him
     click.echo(names(text.audit_text(merged.report, merged.findings,

@@ -55,7 +55,8 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
 
     noted: list[str] = []
     books = read(obj.db, session_name, money=money, note=_noting(noted), opened=obj.read_names,
-                 progress=render.no_progress if as_json else render.progress)
+                 progress=render.no_progress if as_json else render.progress,
+                 unbalanced=_off_note(obj, as_json))
     if as_json:
         from cli.names import named_players
 
@@ -103,7 +104,8 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
 
     grid = read(obj.db, money=money, note=render.note,
                 opened=obj.read_names if as_json else None,
-                progress=render.no_progress if as_json else render.progress)
+                progress=render.no_progress if as_json else render.progress,
+                unbalanced=_off_note(obj, as_json))
     if as_json:
         from cli.names import named_players
 
@@ -127,7 +129,11 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
                    'different units, {"sessions": [{"session", and that object in its '
                    'unit}], "hands_of_no_session_unsettled"} (a count of hands); either with '
                    '"not_settled": [{"session", "hand", "in_progress"}] when a session has a '
-                   'hand still in progress (the first such hand, how many))')
+                   'hand still in progress (the first such hand, how many)) and '
+                   '"corrected_late" as audit --json\'s when a hand was corrected after later '
+                   'hands or cash-outs took its chips ("owed": {player: chips} the chips it '
+                   'leaves owed, which the transfers settle; "owed_minor" the same in integer '
+                   'minor units of its session\'s money)')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value), each
@@ -149,20 +155,21 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
 
     noted: list[str] = []
     settled = settle_up(obj.db, session_name, note=_noting(noted), opened=obj.read_names,
-                        unbalanced=(lambda _line: None) if as_json else (
-                            lambda line: render.note(obj.names()(line))),
+                        unbalanced=_off_note(obj, as_json),
                         progress=render.no_progress if as_json else render.progress)
     names = obj.names()
-    waiting = ({"not_settled": [dict(w) for w in settled.waiting]} if settled.waiting
-               else {})
+    extra = ({"not_settled": [dict(w) for w in settled.waiting]} if settled.waiting
+             else {})
+    if settled.late:  # what the text's late-correction notes say, as data
+        extra["corrected_late"] = settled.late
     if as_json and settled.books is None:
         click.echo(json.dumps({"sessions": [
             {"session": name, **_settle_json(names, [(name, *t) for t in transfers], books)}
             for name, transfers, books in settled.blocks],
-            "hands_of_no_session_unsettled": settled.loose} | waiting))
+            "hands_of_no_session_unsettled": settled.loose} | extra))
     elif as_json:
         click.echo(json.dumps(_settle_json(names, settled.transfers, settled.books)
-                              | waiting))
+                              | extra))
     elif settled.books is None:
         click.echo(names(books_text.settle_each_text(settled.blocks, settled.loose)))
         _waiting(settled.waiting)
@@ -189,6 +196,15 @@ def _settle_json(names: Any, transfers: list[Any], books: Any) -> dict[str, Any]
          "to_name": names.label(b), "amount": n} | ({"house": True} if None in (a, b) else {})
         for s, a, b, n in transfers], "decimals": decimals, "currency": currency,
         "paid_already": books.paid_already, "payments_recorded": books.paid_in_all}
+
+
+def _off_note(obj: Context, as_json: bool) -> Callable[[str], None]:
+    """Where ``settle``, ``balances`` and ``standings`` say a session's chips do not follow
+    its books (:func:`replay.books.books_off_lines`): a note on stderr, players named as the
+    reads name them; nothing with ``--json``."""
+    if as_json:
+        return lambda _line: None
+    return lambda line: render.note(obj.names()(line))
 
 
 def _noting(noted: list[str]) -> Callable[[str], None]:

@@ -416,8 +416,10 @@ def player_unalias(obj: Context, alias: str, reason: str, by: str,
               help='{"discrepancies": [{"kind", "session", "hand", "player", "name", '
                    '"expected", "actual", "message"}], "incomplete_hands": [...] (when any); '
                    '"corrected_late": [{"session", "hand", "seq", "by", "reason", "after", '
-                   '"owed"}] (when any: a correction appended after later hands or cash-outs '
-                   'took the hand\'s chips, and the chips it leaves owed in settle); '
+                   '"owed", "voided", "later"}] (when any: a correction appended after later '
+                   'hands or cash-outs took the hand\'s chips, and the chips it leaves owed in '
+                   'settle; "later": [{"seq", "by", "reason"}] the corrections and voids of '
+                   'the hand since, whose chips "owed" counts too, only then); '
                    '"player" as stored (a PokerNow id), "name" and "message" as the text '
                    'names the player')
 @click.option("--jobs", default=None, type=JOBS,

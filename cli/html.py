@@ -117,7 +117,8 @@ def render_hand(view: HandView, *, links: Sequence[tuple[str, str]] = (), key: s
 
 def _named(view: HandView, names: Names) -> HandView:
     """``view`` with what the page draws of it before its script runs (the button, the seats,
-    each version's explanation, payouts, discrepancies and notes) naming the players as
+    each version's explanation, payouts, discrepancies and notes, the late-correction notes)
+    naming the players as
     ``names`` does; its steps and history as they are (the page's data is renamed apart)."""
     from dataclasses import replace
 
@@ -132,7 +133,8 @@ def _named(view: HandView, names: Names) -> HandView:
     return replace(view, button=names.label(view.button),
                    starting=tuple((names.label(p) or p, s) for p, s in view.starting),
                    corrected=version(view.corrected),
-                   original=version(view.original) if view.original else None)
+                   original=version(view.original) if view.original else None,
+                   late=tuple(map(names, view.late)))
 
 
 def render_page(template: str, **context: Any) -> str:

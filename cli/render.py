@@ -130,7 +130,8 @@ UNCHECKED = "(the hash chain not checked: `handledger verify`)"
 
 def show_text(hs: HandSteps, *, at: str | None) -> str:
     """Every event of ``hs`` (:func:`replay.steps.hand_steps`, stopped after ``at``) with the
-    state after it; then the settlement (``handledger show``)."""
+    state after it, its label right-aligned in a column as wide as the widest label (3 at
+    least: ``18+1`` makes it 4); then the settlement (``handledger show``)."""
     console, buf = _console()
     seats = ", ".join(f"{p} {stack}" for p, stack in hs.starting)
     button = f", button {hs.button}" if hs.button is not None else ""  # stud has none
@@ -141,14 +142,15 @@ def show_text(hs: HandSteps, *, at: str | None) -> str:
         console.print("(corrected: shown as corrected; `history` shows the originals)")
     if hs.at_note is not None:
         console.print(hs.at_note, soft_wrap=True)
+    wide = max([3, *(len(step.label) for step in hs.steps[1:])])  # 18+1: a column of 4
     for step in hs.steps[1:]:
         stacks = " ".join(f"{s.player}:{s.stack}" for s in step.seats)
         bet = f" bet {step.current_bet}" if step.current_bet is not None else ""
         turn = f"; {step.to_act_unsure}" if step.to_act_unsure else \
             f" → {step.to_act}" if step.to_act else \
             f" → dealer deals {step.dealer_next}" if step.dealer_next else ""
-        console.print(f"{step.label:>3} {step.named:<28} pot {step.pot_total}{bet} [{stacks}] "
-                      f"{step.phase}{turn}")
+        console.print(f"{step.label:>{wide}} {step.named:<28} pot {step.pot_total}{bet} [{stacks}] "
+                      f"{step.phase_said or step.phase}{turn}")
         if step.awarded:  # the table recorded no payout: the rules' award, said as such
             won = ", ".join(f"{p} {c}" for p, c in step.awarded.items())
             console.print(f"    no payout recorded: stacks as the rules award ({won})")

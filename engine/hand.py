@@ -196,9 +196,14 @@ class HandData:
     @property
     def phase_said(self) -> str:
         """The phase as messages name it: ``deal`` for ``forced`` once a forced bet is posted
-        (the blinds or antes are in and the hand waits for its first cards), else
-        :attr:`phase`."""
-        return "deal" if self.phase == "forced" and self.forced_seen else self.phase
+        (the blinds or antes are in and the hand waits for its first cards); ``no showdown``
+        for ``showdown`` when all but one player folded (or gave up the hand): the pot goes
+        to him without a showdown (RULES.md §1.6); else :attr:`phase`."""
+        if self.phase == "forced" and self.forced_seen:
+            return "deal"
+        if self.phase == "showdown" and len(self.players) - len(self.folded) <= 1:
+            return "no showdown"
+        return self.phase
 
     @property
     def declare_method(self) -> str | None:

@@ -92,10 +92,13 @@ def _caught_up(ledger: Ledger, mismatch: str | None, jobs: int | None, progress:
 
 
 def balances(path: str, session: str | None, *, money: bool, progress: Progress = silent,
-             note: Note = _quiet, opened: Opened | None = None) -> player_balances.Balances:
+             note: Note = _quiet, opened: Opened | None = None, unbalanced: Note = _quiet
+             ) -> player_balances.Balances:
     """Each player's net, buy-ins, cash-outs, hands and sessions (:func:`player_balances.balances`);
     ``corrected_late`` set for each correction appended after the chips moved on
-    (:func:`replay.late_corrections.late_corrections`); ``opened`` as :func:`fresh_books`'.
+    (:func:`replay.late_corrections.late_corrections`); ``opened`` as :func:`fresh_books`';
+    a line to ``unbalanced`` per session whose chips do not follow its books, as ``settle``
+    says it (:func:`books_off_lines`), said once the ledger is closed.
 
     Raises:
         NotFound: no such session; LedgerError: a hand the rules reject, mixed currencies.
@@ -113,7 +116,19 @@ def balances(path: str, session: str | None, *, money: bool, progress: Progress 
                 {**c.as_json(), "note": f"note: session {c.session}: {c.words()}"
                  f"{worth(c)}, not moved at the table (net and cash-out − buy-in differ by "
                  "it)"} for c in late])
-        return books
+        off = books_off_lines(ledger, session)
+    for line in off:
+        unbalanced(line)
+    return books
+
+
+def _session_units(ledger: Ledger) -> dict[str, tuple[int, int, str | None]]:
+    """``{session: (minor units a chip is worth, decimals, currency)}`` of every session
+    (a session of plain chips: ``(1, 0, None)``)."""
+    return {name: (int(value or 1), int(decimals or 0), currency) for name, value, decimals,
+            currency in ledger.connection.execute(
+                "SELECT session, chip_value_minor, decimals, currency FROM session_book"
+                " WHERE session IS NOT NULL").fetchall()}
 
 
 def _worth(ledger: Ledger, money: bool) -> Callable[[Any], str]:
@@ -121,10 +136,7 @@ def _worth(ledger: Ledger, money: bool) -> Callable[[Any], str]:
     it after its words (`` (Ann +25.00 USD, Cy -25.00 USD)``); nothing in chips."""
     from ledger.model.money import format_money
 
-    units = {name: (int(value or 1), int(decimals or 0), currency) for name, value, decimals,
-             currency in ledger.connection.execute(
-                 "SELECT session, chip_value_minor, decimals, currency FROM session_book"
-                 " WHERE session IS NOT NULL").fetchall()} if money else {}
+    units = _session_units(ledger) if money else {}
 
     def worth(c: Any) -> str:
         if c.session not in units:
@@ -192,10 +204,12 @@ def _carried(ledger: Ledger, in_progress: list[dict[str, Any]], session: str | N
 
 
 def standings(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet,
-              opened: Opened | None = None) -> standings_grid.Standings:
+              opened: Opened | None = None, unbalanced: Note = _quiet
+              ) -> standings_grid.Standings:
     """The sessions × players grid of nets with totals (:func:`standings_grid.standings`),
     its ``unbalanced`` set as :func:`balances` sets it (``carried``: the chips carried to a
-    session's next hand that no ended hand holds yet); ``opened`` as :func:`fresh_books`'.
+    session's next hand that no ended hand holds yet); ``opened`` as :func:`fresh_books`';
+    ``unbalanced`` told what ``balances`` tells it, of every session.
 
     Raises:
         LedgerError: a hand the rules reject, mixed currencies with ``money``.
@@ -210,7 +224,10 @@ def standings(path: str, *, money: bool, progress: Progress = silent, note: Note
             u = sums.get(key) or dict(zip(("chip_value_minor", "decimals", "currency"), key,
                                           strict=True), net_sum=0)
             rows.append({**u, "carried": chips, "closed": closed, "carried_rule": rule})
-        return replace(grid, unbalanced=rows)
+        off = books_off_lines(ledger, None)
+    for line in off:
+        unbalanced(line)
+    return replace(grid, unbalanced=rows)
 
 
 def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
@@ -277,13 +294,19 @@ class Settled(NamedTuple):
     unit and no session was named, ``books`` None and ``blocks``, each session settled in its
     own unit (:data:`settlement.SessionBlock`), with ``loose`` the hands of no session, which
     are settled in none. ``waiting``: the sessions left unsettled, a hand of each still in
-    progress (:func:`settlement.waiting_sessions`; only when no session was named)."""
+    progress (:func:`settlement.waiting_sessions`; only when no session was named).
+    ``late``: each correction appended after later events took the hand's chips as it
+    stood, the notes ``unbalanced`` was given as data: its
+    :meth:`replay.late_corrections.LateCorrection.as_json` with ``owed_minor``, the chips it
+    leaves owed in minor units of its session's money (``{player: chips × chip value}``,
+    the unit of the transfers; a session of plain chips: the chips)."""
 
     transfers: list[settlement.SessionTransfer]
     books: player_balances.Balances | None
     blocks: list[settlement.SessionBlock] = []
     loose: int = 0
     waiting: list[dict[str, Any]] = []
+    late: list[dict[str, Any]] = []
 
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
@@ -325,15 +348,14 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
         else:
             found, books = settlement.settlement(ledger.connection, session)
             settled = [(session, a, b, n) for a, b, n in found], books
-        found = [f for f in read_audit(ledger.connection).findings
-                 if f.kind in ("session_balance", "stack_continuity")
-                 and session in (None, f.session)]
-        closed = {name for (name,) in ledger.connection.execute(
-            "SELECT session FROM session_book WHERE closed").fetchall()} if found else set()
+        off = books_off_lines(ledger, session)
         late = late_corrections(ledger, session)
-    for line in [*_unbalanced_lines(found, closed), *late_lines(late)]:
+        units = _session_units(ledger) if late else {}
+    for line in [*off, *late_lines(late)]:
         unbalanced(line)
-    return Settled(*settled, blocks, loose, waiting)
+    owed = [{**c.as_json(), "owed_minor": {p: n * units[c.session][0] for p, n in c.owed}}
+            for c in late]
+    return Settled(*settled, blocks, loose, waiting, owed)
 
 
 def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:
@@ -357,6 +379,20 @@ def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:
                 f"cannot settle: {left_to_none_text(name, left)}: the players' nets sum to "
                 f"{-left[1]:+d} chips{until}; {left_to_none_ways(left, bool(closed))}; "
                 "then run `handledger settle` again")
+
+
+def books_off_lines(ledger: Ledger, session: str | None) -> list[str]:
+    """The ``note:`` lines ``settle``, ``balances`` and ``standings`` say of ``session``
+    (None: every session) where its chips do not follow its books: the audit's
+    ``session_balance`` and ``stack_continuity`` findings, a line per session and kind
+    (:func:`_unbalanced_lines`). Reads the derived tables of ``ledger``, an open books
+    ledger (:func:`fresh_books`); writes nothing."""
+    found = [f for f in read_audit(ledger.connection).findings
+             if f.kind in ("session_balance", "stack_continuity")
+             and session in (None, f.session)]
+    closed = {name for (name,) in ledger.connection.execute(
+        "SELECT session FROM session_book WHERE closed").fetchall()} if found else set()
+    return _unbalanced_lines(found, closed)
 
 
 def _unbalanced_lines(findings: list[Any], closed: set[str] | frozenset[str] = frozenset()

@@ -183,7 +183,10 @@ class Amendment:
 class HandView:
     """A hand for a page: ``hand``, ``session``, ``game`` and its name, ``stakes`` in words,
     ``button``, ``starting`` stacks in seat order, ``money`` (None: chips only), the
-    ``corrected`` and ``original`` versions (see the module doc) and the ``history``."""
+    ``corrected`` and ``original`` versions (see the module doc) and the ``history``;
+    ``late``: the words of each of its corrections appended after later hands or cash-outs
+    of its session took its chips, with the chips it leaves owed
+    (:meth:`replay.late_corrections.LateCorrection.words`, as ``audit`` notes it)."""
 
     hand: str
     session: str | None
@@ -198,6 +201,7 @@ class HandView:
     corrected: Version
     original: Version | None
     history: tuple[Amendment, ...]
+    late: tuple[str, ...] = ()
 
     def unit_note(self) -> str | None:
         """For a hand kept in a unit with decimals (FORMATS.md §1: a file in dollars and
@@ -237,7 +241,7 @@ class HandView:
             "board_cards": self.corrected.steps.board_cards,
             "versions": {"corrected": self.corrected.to_json(),
                          **({"original": self.original.to_json()} if self.original else {})},
-            "history": [asdict(a) for a in self.history],
+            "history": [asdict(a) for a in self.history], "late": list(self.late),
         }
 
 
@@ -260,8 +264,13 @@ def load_view(ledger: Any, hand: str, keys: Any = None) -> HandView:
         from replay.ingest.export import session_chips
 
         checked = signed_amendments(ledger, keys, [hand], chip_of=session_chips(ledger))
+    late: tuple[str, ...] = ()
+    if session and any(r.type in ("correction", "hand_voided") for r in rows):
+        from replay.late_corrections import late_corrections
+
+        late = tuple(c.words() for c in late_corrections(ledger, session) if c.hand == hand)
     return hand_view(rows, opened=_opened(ledger, session) if session else None,
-                     signatures=checked)
+                     signatures=checked, late=late)
 
 
 def _opened(ledger: Any, session: str) -> ev.SessionOpened | None:
@@ -291,10 +300,12 @@ def session_money(events: Sequence[Any]) -> ev.SessionOpened | None:
 
 
 def hand_view(rows: Sequence[Any], *, opened: ev.SessionOpened | None = None,
-              signatures: Sequence[SignedAmendment] | None = None) -> HandView:
+              signatures: Sequence[SignedAmendment] | None = None,
+              late: Sequence[str] = ()) -> HandView:
     """Assemble the view of one hand from its stored rows (``ledger.store.store.StoredEvent``,
-    by seq), its session's ``session_opened`` event (None: none) and its signed amendments
-    as :func:`ledger.audit.signatures.signed_amendments` checked them (None: not checked).
+    by seq), its session's ``session_opened`` event (None: none), its signed amendments
+    as :func:`ledger.audit.signatures.signed_amendments` checked them (None: not checked)
+    and the words of its corrections appended after the chips moved on (:attr:`HandView.late`).
 
     Raises:
         IllegalAction: a stored event the rules reject.
@@ -310,7 +321,7 @@ def hand_view(rows: Sequence[Any], *, opened: ev.SessionOpened | None = None,
         game=started.game, game_name=corrected.steps.game_name, stakes=_stakes(started),
         button=started.button, starting=tuple((s.player, s.stack) for s in started.seats),
         money=_money(started, opened), decimals=started.unit.decimals, corrected=corrected,
-        original=original, history=_history(rows, events, signatures),
+        original=original, history=_history(rows, events, signatures), late=tuple(late),
     )
 
 

@@ -19,7 +19,7 @@ Reads only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,19 +29,25 @@ from ledger.model.errors import LedgerError
 #: The hands with a correction or void appended after a later event of their session that
 #: took their chips: the session's next hand dealt, or a cash-out, after the hand's start and
 #: before the correction (the first such event after each corrected hand's start, found by an
-#: as-of join: one pass, however many corrections a ledger holds).
+#: as-of join: one pass, however many corrections a ledger holds). ``{source}``: the relation
+#: of the events table's rows read (the ledger's ``events``, a partition of a Parquet export).
 _LATE = """
-WITH f AS (SELECT stream, session, position FROM events
+WITH f AS (SELECT stream, session, position FROM {source}
            WHERE type IN ('correction', 'hand_voided') AND hand_id IS NOT NULL
              AND session IS NOT NULL AND ($1 IS NULL OR list_contains($1, session))),
-     h AS (SELECT stream, session, position FROM events
+     h AS (SELECT stream, session, position FROM {source}
            WHERE seq = 1 AND stream IN (SELECT stream FROM f)),
-     d AS (SELECT session, position FROM events
+     d AS (SELECT session, position FROM {source}
            WHERE type IN ('hand_started', 'cash_out') AND session IN (SELECT session FROM f)),
      n AS (SELECT h.stream, d.position AS next FROM h
            ASOF JOIN d ON d.session = h.session AND d.position > h.position)
 SELECT DISTINCT f.stream FROM f JOIN n ON n.stream = f.stream WHERE n.next < f.position
 ORDER BY f.stream
+"""
+#: The rows of those hands, each hand's by seq.
+_ROWS = """
+SELECT stream, position, seq, type, payload FROM {source}
+WHERE list_contains($1, stream) ORDER BY stream, seq
 """
 
 
@@ -50,33 +56,64 @@ def revisions(ledger: Any, sessions: Sequence[str] | None = None) -> Revisions:
     hand of ``sessions`` (None: of every session) that was corrected or voided after a later
     event of its session took its chips: per correction or void of it, its facts as it stood
     before that row (chips; a prefix the rules refuse: facts whose chips are unknown). Empty
-    for a ledger with none (every ledger before such a correction). Reads only."""
-    from replay.fold import replay_events
+    for a ledger with none (every ledger before such a correction). Reads only
+    (:func:`revisions_in` of the ledger's events).
 
-    hands = [h for (h,) in ledger.connection.execute(
-        _LATE, [None if sessions is None else list(sessions)]).fetchall()]
+    Raises:
+        MalformedEvent: a stored payload of such a hand that does not parse."""
+    return revisions_in(ledger.connection, "events", sessions)
+
+
+def revisions_in(con: Any, source: str, sessions: Sequence[str] | None = None) -> Revisions:
+    """:func:`revisions` of the rows of ``source``, a relation of the events table's columns
+    (``position``, ``stream``, ``hand_id``, ``session``, ``seq``, ``type``, ``payload``) on
+    the DuckDB connection ``con`` holding whole sessions: the ledger's ``events``, or a
+    partition of a Parquet export (:mod:`replay.partition`), which finds what the ledger
+    finds of its sessions. Reads only.
+
+    Raises:
+        MalformedEvent: a stored payload of such a hand that does not parse."""
+    from ledger.model.events import parse_stored
+
+    hands = [h for (h,) in con.execute(
+        _LATE.format(source=source), [None if sessions is None else list(sessions)]).fetchall()]
+    if not hands:
+        return {}
+    streams: dict[str, list[tuple[int, int, Any]]] = {}
+    for hand, position, seq, type_, payload in con.execute(_ROWS.format(source=source),
+                                                          [hands]).fetchall():
+        streams.setdefault(hand, []).append((position, seq, parse_stored(type_, payload)))
     out: dict[str, tuple[Revision, ...]] = {}
     for hand in hands:
-        rows = ledger.read(hand)
-        events = [r.event for r in rows]
-        session = rows[0].event.session if rows[0].event.type == "hand_started" else None
-        found = []
-        for i, row in enumerate(rows):
-            if row.event.type not in ("correction", "hand_voided"):
-                continue
-            try:
-                before = hand_facts(replay_events(events[:i], session=session), ord=0,
-                                    position=rows[0].position, unit=events[0].unit)
-            except LedgerError as exc:
-                before = HandFacts(hand=hand, session=session, ord=0,
-                                   position=rows[0].position, game="?", status="unreplayable",
-                                   starting={}, contributions={}, paid=None, net={},
-                                   pot_out=None, error=str(exc))
-            found.append(Revision(row.position, row.seq, row.event.by, row.event.reason,
-                                  before))
+        found = _revisions_of(hand, streams[hand])
         if found:
-            out[hand] = tuple(found)
+            out[hand] = found
     return out
+
+
+def _revisions_of(hand: str, rows: list[tuple[int, int, Any]]) -> tuple[Revision, ...]:
+    """The revisions of ``hand`` from its rows ``(position, seq, event)`` by seq: per
+    correction or void, the hand as it stood before it."""
+    from replay.fold import replay_events
+
+    events = [e for _, _, e in rows]
+    first = events[0]
+    session = first.session if first.type == "hand_started" else None
+    found = []
+    for i, (position, seq, event) in enumerate(rows):
+        if event.type not in ("correction", "hand_voided"):
+            continue
+        try:
+            before = hand_facts(replay_events(events[:i], session=session), ord=0,
+                                position=rows[0][0], unit=first.unit)
+        except LedgerError as exc:
+            before = HandFacts(hand=hand, session=session, ord=0, position=rows[0][0],
+                               game="?", status="unreplayable", starting={},
+                               contributions={}, paid=None, net={}, pot_out=None,
+                               error=str(exc))
+        found.append(Revision(position, seq, event.by, event.reason, before,
+                              voids=event.type == "hand_voided"))
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -85,8 +122,11 @@ class LateCorrection:
     voided now) appended after later
     events of ``session`` took the hand's chips as it stood (``after``: what they were, in
     ledger order: ``hand X was dealt``, ``the cash-outs``), each of which stands as
-    recorded: ``owed`` per player, chips, the corrected net less the net as it stood, which
-    ``settle`` asks for in money."""
+    recorded: ``owed`` per player, chips, the net as corrected now less the net as it stood
+    then, which ``settle`` asks for in money. ``later``: ``(seq, by, reason)`` of each
+    correction or void of the hand appended after this one (a void's ``hand_voided`` row
+    not named apart from its own correction), whose chips ``owed`` counts too: the hand as
+    it stands now against the hand those events followed."""
 
     session: str
     hand: str
@@ -96,21 +136,31 @@ class LateCorrection:
     after: tuple[str, ...]
     owed: tuple[tuple[str, int], ...]
     voided: bool = False
+    later: tuple[tuple[int, str, str], ...] = ()
 
     def words(self) -> str:
         """``hand f2 corrected after the cash-outs (seq 21, by host: typo): Ann +100, Cy -100
-        chips owed in settle``."""
+        chips owed in settle``; with later corrections, each named in order, the chips owed
+        by them all: ``(seq 19, by f: wrong; then seq 20, by host: chopped): …``."""
         owed = ", ".join(f"{p} {n:+d}" for p, n in self.owed)
         done = "voided" if self.voided else "corrected"
-        return (f"hand {self.hand} {done} after {' and '.join(self.after)} (seq {self.seq}, "
-                f"by {self.by}: {self.reason}): {owed} chips owed in settle")
+        which = "; then ".join(f"seq {seq}, by {by}: {reason}" for seq, by, reason in
+                               ((self.seq, self.by, self.reason), *self.later))
+        return (f"hand {self.hand} {done} after {' and '.join(self.after)} ({which}): "
+                f"{owed} chips owed in settle")
 
     def as_json(self) -> dict[str, Any]:
         """``session``, ``hand``, ``seq``, ``by``, ``reason``, ``after`` (list), ``owed``
-        (``{player: chips}``), ``voided`` (the hand is voided now)."""
-        return {"session": self.session, "hand": self.hand, "seq": self.seq, "by": self.by,
-                "reason": self.reason, "after": list(self.after), "owed": dict(self.owed),
-                "voided": self.voided}
+        (``{player: chips}``), ``voided`` (the hand is voided now); ``later`` (``[{"seq",
+        "by", "reason"}]``) only when corrections or voids of the hand came after this one,
+        ``owed`` counting them too."""
+        out = {"session": self.session, "hand": self.hand, "seq": self.seq, "by": self.by,
+               "reason": self.reason, "after": list(self.after), "owed": dict(self.owed),
+               "voided": self.voided}
+        if self.later:
+            out["later"] = [{"seq": seq, "by": by, "reason": reason}
+                            for seq, by, reason in self.later]
+        return out
 
 
 def late_corrections(ledger: Any, session: str | None = None) -> list[LateCorrection]:
@@ -128,7 +178,7 @@ def late_corrections(ledger: Any, session: str | None = None) -> list[LateCorrec
     for name in sessions:
         book = _book(ledger, name, late)
         if book is not None:
-            out.extend(_of_book(name, book))
+            out.extend(_of_book(name, book, late))
     return [c for _, c in sorted(out, key=lambda item: item[0])]
 
 
@@ -155,9 +205,22 @@ def _book(ledger: Any, session: str, late: Revisions) -> Any:
     return book if book is not None and book.followed else None
 
 
-def _of_book(session: str, book: Any) -> Iterable[tuple[int, LateCorrection]]:
+def late_of_books(books: Mapping[str | None, Any], late: Revisions
+                  ) -> list[tuple[int, LateCorrection]]:
+    """The :class:`LateCorrection` of each revision of ``late`` that a start or cash-out of
+    ``books`` (``{session: book}``, each with its ``hands``, ``starts`` and ``cash_outs``: a
+    :class:`ledger.audit.books.SessionBook`, or what
+    :attr:`ledger.audit.stream.StreamAudit.stood` keeps of one) followed as it stood, each
+    with the ledger position of the correction: what a replay folded apart (a partition of
+    :mod:`replay.partition`) gives :func:`late_corrections`'s notes from."""
+    return [item for name, book in books.items() if name is not None
+            for item in _of_book(name, book, late)]
+
+
+def _of_book(session: str, book: Any, late: Revisions) -> Iterable[tuple[int, LateCorrection]]:
     """The :class:`LateCorrection` of each revision some start or cash-out of ``book``
-    followed as it stood, with its ledger position."""
+    followed as it stood, with its ledger position (``late``: every revision of the hands,
+    the later ones named in it)."""
     found: dict[int, tuple[Revision, list[str], dict[str, int]]] = {}
     events: list[tuple[int, str, Revision, str, int]] = []
     position = {h.hand: h.position for h in book.hands}
@@ -176,9 +239,28 @@ def _of_book(session: str, book: Any) -> Iterable[tuple[int, LateCorrection]]:
             after.append(what)
         players[player] = players.get(player, 0) + owed
     for at, (revision, after, players) in found.items():
-        yield at, LateCorrection(session, revision.before.hand, revision.seq, revision.by,
-                                 revision.reason, tuple(after), tuple(players.items()),
-                                 revision.before.hand in voided)
+        hand = revision.before.hand
+        yield at, LateCorrection(session, hand, revision.seq, revision.by, revision.reason,
+                                 tuple(after), tuple(players.items()), hand in voided,
+                                 _later(late.get(hand, ()), revision))
+
+
+def _later(revisions: Sequence[Revision], first: Revision) -> tuple[tuple[int, str, str], ...]:
+    """``(seq, by, reason)`` of each of ``revisions`` after ``first``: a void's
+    ``hand_voided`` row, written with its own correction just before it (reason ``void: …``,
+    its author), is that void, named once."""
+    from replay.amendment_kinds import own_correction
+
+    out: list[tuple[int, str, str]] = []
+    previous = first
+    for r in revisions:
+        if r.position <= first.position:
+            continue
+        if not (r.voids and not previous.voids and previous.seq == r.seq - 1
+                and own_correction(previous, r)):
+            out.append((r.seq, r.by, r.reason))
+        previous = r
+    return tuple(out)
 
 
 def late_lines(corrections: Sequence[LateCorrection]) -> list[str]:

@@ -16,7 +16,8 @@ books.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from ledger.audit.books import PlayerBook, Series, SessionBook, SessionRow, platform_nicknames
 from ledger.audit.checks import SESSION_WIDE, STORED, Finding, Scope
@@ -31,13 +32,17 @@ _FOLLOWED = ("stack", "known", "seated", "previous", "bought")
 @dataclass
 class Merged:
     """The merged series (books in ledger order, no hands), every finding in the audit's
-    order, the audit report (:class:`ledger.audit.tables.AuditReport`) and the counts of the
-    hands replayed, paid differently from the rules and not verifiable."""
+    order, the audit report (:class:`ledger.audit.tables.AuditReport`), the counts of the
+    hands replayed, paid differently from the rules and not verifiable, and each correction
+    appended after later events took the hand's chips
+    (:class:`replay.late_corrections.LateCorrection`, in ledger order: the notes of
+    ``audit``)."""
 
     series: Series
     findings: list[Finding]
     report: AuditReport
     counts: dict[str, int]
+    late: list[Any] = field(default_factory=list)
 
 
 def merge_parts(parts: Sequence[PartResult], aliases: Mapping[str, str],
@@ -77,7 +82,9 @@ def merge_parts(parts: Sequence[PartResult], aliases: Mapping[str, str],
     report = AuditReport(findings, {name: b.hand_count for name, b in ordered.items()},
                          [(hand, session) for _, hand, session in incomplete], units,
                          session_units)
-    return Merged(series, findings, report, counts)
+    late = [c for _, c in sorted((item for p in parts for item in p.late),
+                                 key=lambda item: item[0])]
+    return Merged(series, findings, report, counts, late)
 
 
 Chip = tuple[int, int, str | None]

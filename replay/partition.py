@@ -54,7 +54,9 @@ class PartResult:
     :class:`ledger.audit.tables.AuditReport` keeps them); the texts
     of its rendered hands in ledger order (none unless asked); its derived tables' rows as
     columns (:func:`replay.tables.table_columns`) when the partition does not write them
-    itself."""
+    itself; the corrections of its hands appended after later events took their chips, each
+    with the ledger position of its row (``late``:
+    :class:`replay.late_corrections.LateCorrection`, what ``audit`` notes)."""
 
     books: dict[str | None, SessionBook]
     findings: list[tuple[int, int, int, Any]]
@@ -68,6 +70,7 @@ class PartResult:
     units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)
     tables: dict[str, dict[str, Any]] = field(default_factory=dict)
+    late: list[tuple[int, Any]] = field(default_factory=list)
 
 
 def part_path(out: str, table: str, number: int) -> str:
@@ -86,21 +89,28 @@ def replay_part(events: Any, number: int, starts: Any, aliases: Mapping[str, str
     fsspec file systems installed on the worker know).
 
     A hand whose payloads do not parse or whose events the rules refuse is an
-    ``unreplayable`` hand and finding, as in the local replay (:func:`replay_chunk`).
+    ``unreplayable`` hand and finding, as in the local replay (:func:`replay_chunk`). A
+    hand of its sessions corrected or voided after a later start or cash-out took its chips
+    is taken as it stood by that event (:func:`replay.late_corrections.revisions_in`), as
+    the local replay takes it.
 
     Raises:
         LedgerError: a session row that does not parse (located at its stream), a hand
-            without its first row (located at the hand), or a table that cannot be written.
+            without its first row (located at the hand), or a table that cannot be written;
+            MalformedEvent: a payload of such a corrected hand that does not parse (the
+            local replay refuses it too).
     """
     from ledger.store.duck import connect
+    from replay.late_corrections import revisions_in
 
     con = connect()
     try:
         con.register("part", events)
         rows = read_part(con)
+        revised = revisions_in(con, "part")
     finally:
         con.close()
-    return replay_rows(rows, number, starts, aliases, out)
+    return replay_rows(rows, number, starts, aliases, out, revised=revised)
 
 
 @dataclass
@@ -205,12 +215,15 @@ def read_raw(con: Any, source: str) -> RawPart:
 
 def replay_rows(part: PartRows, number: int, starts: Any, aliases: Mapping[str, str],
                 out: str, *, first_ord: int = 1, render: Render | None = None,
-                problems: bool = False) -> PartResult:
+                problems: bool = False, revised: Any = None) -> PartResult:
     """Replay, audit and write the partition read as ``part`` (arguments as in
     :func:`replay_part`). ``first_ord``: the ``ord`` of the hand whose first row is
     ``starts[0]`` (1 when ``starts`` holds every hand of the dataset); ``render``: each hand
     rendered into :attr:`PartResult.texts` (``problems``: only those with a discrepancy or a
-    note), as :func:`replay.replaying.replay_chunk` renders.
+    note), as :func:`replay.replaying.replay_chunk` renders; ``revised``: the hands of its
+    sessions corrected or voided after later events took their chips
+    (:func:`replay.late_corrections.revisions_in`), whose later starts and cash-outs the
+    books take as the hands stood then, as the local replay does.
 
     Raises:
         LedgerError: a hand without its first row (located at the hand), or a table that
@@ -225,7 +238,7 @@ def replay_rows(part: PartRows, number: int, starts: Any, aliases: Mapping[str, 
         if ords[i] >= len(starts) or starts[ords[i]] != firsts[i]:
             raise LedgerError("the dataset has no first event (seq 1) of this hand", hand=hand)
     numbered = [(int(o) + first_ord, tuple(h)) for o, h in zip(ords, hands, strict=True)]
-    result = replay_numbered(part, numbered, aliases, render, problems)
+    result = replay_numbered(part, numbered, aliases, render, problems, revised)
     _write(result.tables, out, number)
     result.tables = {}
     return result
@@ -244,6 +257,10 @@ def replay_numbered(part: PartRows, numbered: Sequence[tuple[int, Any]],
     tables: dict[str, list[tuple]] = {table: [] for table in HAND_TABLES}
     _replayed(numbered, audit, result, aliases, tables, render, problems)
     series, result.findings = audit.finish_keyed()
+    if audit.stood:
+        from replay.late_corrections import late_of_books
+
+        result.late = late_of_books(audit.stood, revised)
     named = {d.hand for *_, d in result.findings}
     result.units = {hand: unit for hand, unit in result.units.items() if hand in named}
     result.books = series.sessions

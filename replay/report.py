@@ -13,12 +13,16 @@
 * per session (:class:`SessionEntry`): its date and chip value, each player's buy-ins,
   cash-outs and net, the buy-in, cash-out and payment entries in ledger order (as corrected:
   :func:`ledger.audit.load.session_rows`), the settle-up of what is still owed
-  (:func:`ledger.audit.settlement.settlement`), the audit's findings in it and its hands;
+  (:func:`ledger.audit.settlement.settlement`), the audit's findings in it and its hands,
+  and each correction of its hands appended after later hands or cash-outs took their chips,
+  with the chips it leaves owed (:func:`replay.late_corrections.late_corrections`, the
+  notes of ``audit``, ``settle`` and ``balances``);
 * per hand (:class:`HandEntry`): what the replay made of it, the audit's findings naming it
   (a payout discrepancy is the finding ``payout``), its corrections and voids with author and
   reason, its signed ones checked against the key directory, and a ``key``: a digest of
   everything in the ledger that its page shows (its rows, sealed by the chain hash of the
-  last, its session's chip value and what its signatures' check said), so a page can be kept
+  last, its session's chip value, what its signatures' check said and its late-correction
+  notes, which later hands of its session move), so a page can be kept
   when its key has not changed;
 * the signatures (docs/LEDGER.md, "Anchoring it"), checked by the code ``audit --keys`` and
   ``verify`` use: every signed correction, void and undo
@@ -36,7 +40,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ledger.audit import (
@@ -62,6 +66,7 @@ from ledger.store.streams import hand_heads, platform_names, read_hands
 from replay.books import Note, fresh_books
 from replay.handview import Money, session_money
 from replay.ingest.export import Proof, proven, session_chips
+from replay.late_corrections import late_corrections
 from replay.progress import Progress, silent
 
 __all__ = ["HandEntry", "UnitChart", "Movement", "EntryFix", "SessionEntry", "SeriesReport",
@@ -156,7 +161,9 @@ class SessionEntry:
     until its pot is paid, as ``settle`` refuses then); ``fixes``: its entries retracted or
     amended; ``findings``: the audit's in this session; ``hands`` in ledger order;
     ``in_progress``: its hands still open (:func:`ledger.audit.player_balances.open_hands`:
-    ``{"hand", "session", "pot", "players"}``, chips), in ledger order."""
+    ``{"hand", "session", "pot", "players"}``, chips), in ledger order; ``late``: each
+    correction of its hands appended after the chips moved on
+    (:class:`replay.late_corrections.LateCorrection`), in ledger order."""
 
     name: str | None
     date: str | None
@@ -175,6 +182,15 @@ class SessionEntry:
     findings: tuple[Finding, ...]
     hands: tuple[HandEntry, ...]
     in_progress: tuple[dict[str, Any], ...] = ()
+    late: tuple[Any, ...] = ()
+
+    def late_worth(self, correction: Any) -> str:
+        """What the chips ``correction`` leaves owed are worth, as ``balances --money`` says
+        it after its words (`` (Ann +25.00 USD, Cy -25.00 USD)``); ``""`` in plain chips."""
+        if self.money is None:
+            return ""
+        return " (" + ", ".join(f"{p} {'+' if n > 0 else ''}{self.money.text(n)}"
+                                for p, n in correction.owed) + ")"
 
     @property
     def signatures(self) -> tuple[SignedAmendment, ...]:
@@ -277,6 +293,9 @@ class ReportBooks:
         self.broken = broken
         #: per hand, its signed corrections and voids as checked (filled by :meth:`collect`)
         self.signed: dict[str, list[SignedAmendment]] = {}
+        #: per hand, the words of its corrections appended after the chips moved on
+        #: (:attr:`replay.handview.HandView.late`; filled by :meth:`collect`)
+        self.late: dict[str, tuple[str, ...]] = {}
         money: dict[str, list[Any]] = {}
         for row in session_rows(ledger, types=["session_opened", "session_changed"]):
             money.setdefault(row.session, []).append(row.event)
@@ -307,6 +326,12 @@ class ReportBooks:
         self.signed = {}
         for a in signatures:
             self.signed.setdefault(a.hand, []).append(a)
+        late: dict[str | None, list[Any]] = {}
+        words: dict[str, list[str]] = {}
+        for c in late_corrections(self.ledger):
+            late.setdefault(c.session, []).append(c)
+            words.setdefault(c.hand, []).append(c.words())
+        self.late = {hand: tuple(w) for hand, w in words.items()}
         hands = self._hands(con, audit.findings)
         by_session: dict[str | None, list[HandEntry]] = {}
         for h in hands:
@@ -321,10 +346,12 @@ class ReportBooks:
         for h in player_balances.open_hands(con, None):
             in_play.setdefault(h["session"], []).append(h)
         sessions = tuple(
-            self._session(con, s, players.get(s["session"], []), moves.get(s["session"], []),
-                          [f for f in audit.findings if f.session == s["session"]],
-                          by_session.get(s["session"], []), owed.get(s["session"], 0),
-                          fixes.get(s["session"], []), in_play.get(s["session"], []))
+            replace(self._session(con, s, players.get(s["session"], []),
+                                  moves.get(s["session"], []),
+                                  [f for f in audit.findings if f.session == s["session"]],
+                                  by_session.get(s["session"], []), owed.get(s["session"], 0),
+                                  fixes.get(s["session"], []), in_play.get(s["session"], [])),
+                    late=tuple(late.get(s["session"], ())))
             for s in listed)
         standings = standings_grid.standings(con, False)
         try:
@@ -373,7 +400,7 @@ class ReportBooks:
             signed = tuple(self.signed.get(hand, ()))
             key = hashlib.sha256("\n".join(
                 [hand, str(n), last, opened.model_dump_json() if opened else "",
-                 *(f"{a.seq} {a.status} {a.note}" for a in signed)]
+                 *(f"{a.seq} {a.status} {a.note}" for a in signed), *self.late.get(hand, ())]
             ).encode()).hexdigest()
             out.append(HandEntry(
                 hand=hand, session=session, ord=int(h["ord"]), game=h["game"],

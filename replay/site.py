@@ -153,7 +153,7 @@ def hand_page(books: ReportBooks, pages: Pages, hand: str, rows: list[StoredEven
         session = session or rows[0].event.session
         view = hand_view(rows, opened=books.opened.get(session) if session else None,
                          signatures=books.signed.get(hand, []) if books.keys is not None
-                         else None)
+                         else None, late=books.late.get(hand, ()))
     except LedgerError as exc:
         seq = getattr(exc, "seq", None)
         reason = f"event {seq}: {exc.message}" if seq else exc.message

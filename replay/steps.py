@@ -158,6 +158,10 @@ class Step:
     #: (:func:`replay.first_to_act.who_acts`: ``"first to act: Dee or Eve (the best board;
     #: unknown: Dee's)"``), ``to_act`` then only the one the engine would take; else ""
     to_act_unsure: str = ""
+    #: ``no showdown`` when the hand is past its betting with all but one player folded, as
+    #: ``state`` names that phase (:attr:`engine.state.HandState.phase_said`, RULES.md §1.6);
+    #: else "" (:attr:`phase` as it is: a row posting a blind stays ``forced``)
+    phase_said: str = ""
     inserted: bool = False
     #: of two or more rows a correction inserted after ``seq``, which one (1, 2, …; ``show
     #: --at SEQ+K`` stops after it); 0 for the only one, and for a row not inserted
@@ -461,6 +465,7 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         to_act = None
     return Step(
         seq=seq, type=event.type, action=action, words=words, phase=state.phase,
+        phase_said=state.phase_said if state.phase == "showdown" else "",
         street=state.street, street_name=shown_street_name(state),
         status=state.status, boards=tuple(tuple(b) for b in cards.boards), seats=seats,
         pot_total=in_pot,

@@ -38,6 +38,7 @@ from replay.sessions.opening import hands_in_play
 from replay.sessions.state import (
     ENTRY_TYPES,
     append_entry,
+    closed_flag_on_open,
     no_session,
     session_names,
     session_state,
@@ -193,6 +194,8 @@ def void_session(ledger: Any, session: str, *, reason: str, by: str,
     hands = ledger.streams(kind="hand", session=session)
     if not state.opened and not hands:
         raise no_session(session, session_names(ledger), to_open=False)
+    if closed and state.opened:
+        closed_flag_on_open(state, session, f"session void {session} --closed")
     if state.closed and not closed:
         raise LedgerError(
             f"session {session} is closed (entry {state.closed_seq}; its books were settled "
@@ -221,7 +224,8 @@ def void_session(ledger: Any, session: str, *, reason: str, by: str,
                            stored=stored)
         for seq in reversed(entries):
             entry, _, fix, now = correction_checked(ledger, session, seq, None,
-                                                    reason=reason, by=by, closed=True)
+                                                    reason=reason, by=by,
+                                                    closed=state.closed)  # let in above
             append_entry(ledger, session, fix, now)
             retracted[entry.type] += 1
     return SessionVoided(session, to_void, dict(retracted), len(hands) - len(to_void),

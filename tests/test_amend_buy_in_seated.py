@@ -94,7 +94,7 @@ def test_a_buy_in_of_a_player_in_a_hand_in_play_is_amended_once_it_ends(
         assert run(db, "act", "x2", action).exit_code == 0, action
     raised = run(db, "entry", "amend", "s", "4", "150", *BY)
     assert (raised.exit_code, raised.stdout, raised.stderr) == (
-        0, "s: entry 4 (buy_in of Bob) amended: 100 → 150 chips\n",
+        0, "s: entry 4 (buy-in of Bob) amended: 100 → 150 chips\n",
         "warning: entry 4 (buy-in of Bob, 150 chips): hand x2 seats Bob with 100 chips, but "
         "Bob left hand x1 with 0 and bought 150 since: expected 150 (-50); the books no longer "
         "follow the hands' stacks, and the audit's stack_continuity will name it; a wrong "
@@ -104,7 +104,7 @@ def test_a_buy_in_of_a_player_in_a_hand_in_play_is_amended_once_it_ends(
             for d in json.loads(audit.stdout)["discrepancies"]] == [("x2", "Bob", 150, 100)]
     back = run(db, "entry", "amend", "s", "4", "100", *BY)
     assert (back.exit_code, back.stdout, back.stderr) == (
-        0, "s: entry 4 (buy_in of Bob) amended: 150 → 100 chips\n", "")
+        0, "s: entry 4 (buy-in of Bob) amended: 150 → 100 chips\n", "")
     assert run(db, "audit", "--session", "s").exit_code == 0
 
 
@@ -121,7 +121,7 @@ def test_a_buy_in_made_before_a_hand_in_play_is_amended_as_it_was_recorded(
     assert (made.exit_code, made.stdout) == (0, "s: Bob rebuy 50 chips before hand x2 (entry 4)\n")
     amended = run(db, "entry", "amend", "s", "4", "100", *BY)
     assert (amended.exit_code, amended.stdout, amended.stderr) == (
-        0, "s: entry 4 (buy_in of Bob) amended: 50 → 100 chips\n", "")
+        0, "s: entry 4 (buy-in of Bob) amended: 50 → 100 chips\n", "")
     assert _amend(db, 3, 150) == (2, (
         "error: entry amend s 3 (buy-in of Bob): 150 chips: Bob is seated in hand x2 of "
         "session s, which is still open: Bob's buy-ins change only between a showdown and the "
@@ -186,7 +186,7 @@ def test_a_buy_in_raised_above_the_first_hand_after_it_is_warned_of(
     db = copy_ledger(night, tmp_path / "t.duckdb")
     result = run(db, "entry", "amend", "s", "2", "150", *BY)
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "s: entry 2 (buy_in of Ann) amended: 100 → 150 chips\n",
+        0, "s: entry 2 (buy-in of Ann) amended: 100 → 150 chips\n",
         "warning: entry 2 (buy-in of Ann, 150 chips): hand x1 seats Ann with 100 chips, but "
         "Ann's buy-ins there come to 150: expected 150 (-50); the books no longer follow the "
         "hands' stacks, and the audit's stack_continuity will name it; a wrong amount is "
@@ -196,7 +196,7 @@ def test_a_buy_in_raised_above_the_first_hand_after_it_is_warned_of(
             for d in json.loads(audit.stdout)["discrepancies"]] == [("x1", "Ann", 150, 100)]
     back = run(db, "entry", "amend", "s", "2", "100", *BY)
     assert (back.exit_code, back.stdout, back.stderr) == (
-        0, "s: entry 2 (buy_in of Ann) amended: 150 → 100 chips\n", "")
+        0, "s: entry 2 (buy-in of Ann) amended: 150 → 100 chips\n", "")
     assert run(db, "audit", "--session", "s").exit_code == 0
 
 
@@ -208,7 +208,7 @@ def test_a_pokernow_buy_in_raised_is_warned_of(tmp_path: Path) -> None:
     assert run(db, "import", str(VAL), "--session", "w3").exit_code == 0
     result = run(db, "entry", "amend", "w3", "4", "1100", "--reason", "x", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "w3: entry 4 (buy_in of Phzd Juwvifsvh) amended: 1000 → 1100 chips\n",
+        0, "w3: entry 4 (buy-in of Phzd Juwvifsvh) amended: 1000 → 1100 chips\n",
         "warning: entry 4 (buy-in of Phzd Juwvifsvh, 1100 chips): hand "
         "pn-w3-1-165843755677200 seats Phzd Juwvifsvh with 1000 chips, but Phzd Juwvifsvh's "
         "buy-ins there come to 1100: expected 1100 (-100); the books no longer follow the "
@@ -225,7 +225,7 @@ def test_a_buy_in_no_hand_follows_is_lowered(night: Path, tmp_path: Path) -> Non
     for seq, who, was, chips in ((4, "Eve", 50, 20), (5, "Bob", 100, 60), (5, "Bob", 60, 250)):
         result = run(db, "entry", "amend", "s", str(seq), str(chips), *BY)  # no hand after
         assert (result.exit_code, result.stdout, result.stderr) == (  # them: no warning
-            0, f"s: entry {seq} (buy_in of {who}) amended: {was} → {chips} chips\n", "")
+            0, f"s: entry {seq} (buy-in of {who}) amended: {was} → {chips} chips\n", "")
 
 
 def test_a_files_amendment_lowering_a_seated_buy_in_is_refused(night: Path,

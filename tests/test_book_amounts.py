@@ -90,7 +90,7 @@ def test_the_same_amounts_in_digits_go_in(db: Path) -> None:
     assert run(db, "pay", "fri", "Ann", "Bob", "12.5", "--more-than-owed"  # no hand: none owed
                ).stdout == "fri: Ann paid Bob 12.50 USD (entry 7)\n"
     assert run(db, "entry", "amend", "fri", "2", "250", "--reason", "typo", "--by", "host"
-               ).stdout == "fri: entry 2 (buy_in of Ann) amended: 200 → 250 chips\n"
+               ).stdout == "fri: entry 2 (buy-in of Ann) amended: 200 → 250 chips\n"
     assert rows(db)[-5:] == [("session:fri", 4, "buy_in"), ("session:fri", 5, "buy_in"),
                              ("session:fri", 6, "cash_out"), ("session:fri", 7, "payment"),
                              ("session:fri", 8, "entry_corrected")]
@@ -130,8 +130,8 @@ def test_a_payment_beyond_the_payers_own_buy_ins_is_one_line(db: Path) -> None:
         "fri: Bob paid Ann 25.00 USD (entry 4)\n")
     before = snapshot(db)
     assert refused(run(db, "entry", "amend", "fri", "4", "100", "--reason", "r", "--by", "h")
-                   ) == (f"error: entry amend fri 4 (payment): 100.00 USD {BOB}; 100 chips "
-                         f"are 25.00 USD); {MISSING}")
+                   ) == (f"error: entry amend fri 4 (payment of Bob to Ann): 100.00 USD {BOB}; "
+                         f"100 chips are 25.00 USD); {MISSING}")
     assert snapshot(db) == before
     # a rebuy raises his bound: 150 chips are 37.50 USD
     assert run(db, "buyin", "fri", "Bob", "50").exit_code == 0

@@ -292,22 +292,25 @@ def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None
         "Ann's buy-ins there come to 300: expected 300 (-100); the books no longer follow the "
         "hands' stacks, and the audit's stack_continuity will name it; a wrong amount is "
         "amended again (`handledger entry amend friday 2 200 --reason … --by …`)",
-        "friday: entry 2 (buy_in of Ann) amended: 200 → 300 chips"]
+        "friday: entry 2 (buy-in of Ann) amended: 200 → 300 chips"]
     assert run("pay", "friday", "Bob", "Ann", "37.50").exit_code == 0  # entry 10
     before = snapshot(Path(db))
     assert refused(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h",
-                       "--closed")) == ("error: changes nothing: entry 2 (buy-in) of session "
-                                        "friday is 300 chips already; nothing written")
+                       "--closed")) == (
+        "error: changes nothing: entry 2 (buy-in of Ann) of session friday is 300 chips "
+        "already; nothing written")
     assert refused(run("entry", "amend", "friday", "5", "350", "--reason", "r", "--by", "h",
-                       "--closed")) == ("error: changes nothing: entry 5 (cash-out) of session "
-                                        "friday is 350 chips already; nothing written")
+                       "--closed")) == (
+        "error: changes nothing: entry 5 (cash-out of Ann) of session friday is 350 chips "
+        "already; nothing written")
     assert refused(run("entry", "amend", "friday", "10", "37.5", "--reason", "r", "--by", "h")
-                   ) == ("error: changes nothing: entry 10 (payment) of session friday is "
-                         "37.50 USD already; nothing written")
+                   ) == (
+        "error: changes nothing: entry 10 (payment of Bob to Ann) of session friday is "
+        "37.50 USD already; nothing written")
     assert snapshot(Path(db)) == before
     # back to the recorded value is a change
     assert _lines(run("entry", "amend", "friday", "2", "200", "--reason", "r", "--by", "h",
-                      "--closed")) == ["friday: entry 2 (buy_in of Ann) amended: 300 → 200 chips"]
+                      "--closed")) == ["friday: entry 2 (buy-in of Ann) amended: 300 → 200 chips"]
 
 
 # --- an empty option says what it needs, not pydantic's words ------------------------------
@@ -429,7 +432,7 @@ def test_a_cash_out_beyond_the_chips_on_the_table_is_refused(run, db: str) -> No
     assert _lines(run("entry", "retract", "n", "5", "--reason", "x", "--by", "host"))
     assert _lines(run("entry", "amend", "n", "4", "100", "--reason", "miscounted",
                       "--by", "host")) == [  # as bought: quiet
-        "n: entry 4 (cash_out of Ann) amended: 150 → 100 chips"]
+        "n: entry 4 (cash-out of Ann) amended: 150 → 100 chips"]
     assert _lines(run("cashout", "n", "Bob", "100")) == ["n: Bob cashed out 100 chips (entry 8)"]
 
 
@@ -456,7 +459,7 @@ def test_a_cash_out_other_than_the_hands_leave_is_warned_and_named_later(run) ->
         "entry 4: Bob 100 chips, the hands left Bob 98 (+2); amend it first (`handledger "
         "entry amend c 4 98 --reason … --by …`), or record a buy-in missing from the books")
     assert _lines(run("entry", "amend", "c", "4", "98", "--reason", "miscounted",
-                      "--by", "host")) == ["c: entry 4 (cash_out of Bob) amended: 100 → 98 chips"]
+                      "--by", "host")) == ["c: entry 4 (cash-out of Bob) amended: 100 → 98 chips"]
     assert _lines(run("cashout", "c", "Ann", "102")) == ["c: Ann cashed out 102 chips (entry 6)"]
     assert _lines(run("audit"))[0].startswith("audit clean: 1 hand(s) in 1 session(s)")
     # amended off the hands again, as cashout warns, the amendment warns (and goes in)
@@ -466,7 +469,7 @@ def test_a_cash_out_other_than_the_hands_leave_is_warned_and_named_later(run) ->
         "stack after hand c1 and the buy-ins since: a count that is wrong is amended again "
         "(`handledger entry amend c 4 98 --reason … --by …`); the audit's session balance "
         "will name it",
-        "c: entry 4 (cash_out of Bob) amended: 98 → 97 chips"]
+        "c: entry 4 (cash-out of Bob) amended: 98 → 97 chips"]
 
 
 def test_a_cash_out_is_held_to_the_latest_hand_the_books_count(run) -> None:  # noqa: ANN001
@@ -498,7 +501,8 @@ def test_an_amended_payment_beyond_what_is_owed_takes_the_flag_it_names(run, db:
     assert run("pay", "friday", "Cy", "Ann", "10.00", "--more-than-owed").exit_code == 0
     before = snapshot(Path(db))
     line = refused(run("entry", "amend", "friday", "9", "20.00", "--reason", "r", "--by", "h"))
-    assert line.startswith("error: entry amend friday 9 (payment): 20.00 USD is more than Cy "
+    assert line.startswith("error: entry amend friday 9 (payment of Cy to Ann): 20.00 USD is more "
+                           "than Cy "
                            "still owes in friday") and line.endswith(
                                "--more-than-owed records it anyway")
     assert snapshot(Path(db)) == before
@@ -548,7 +552,7 @@ def test_entry_refusals_name_a_retracted_entry_and_the_cash_out_to_amend(run) ->
     assert refused(run("entry", "amend", "kitchen", "62", "100", "--reason", "r", "--by",
                        "host")) == (
         "error: session kitchen has no buy-in, cash-out or payment at seq 62 (its entries: 2 "
-        "buy_in, 3 buy_in (retracted), 4 buy_in)")
+        "buy-in of Ann, 3 buy-in of Bob (retracted), 4 buy-in of Dee)")
     assert run("cashout", "kitchen", "Dee", "207").exit_code == 0  # entry 6
     assert refused(run("cashout", "kitchen", "Dee", "207")) == (
         "error: Dee already cashed out 207 chips in kitchen (entry 6, no buy-in since); a "

@@ -389,10 +389,11 @@ def test_a_retracted_entry_is_neither_retracted_again_nor_amended_back(s_ann_bob
     assert run(db, "entry", "retract", "s", "2", "--reason", "x", "--by", "h").exit_code == 0
     before = snapshot(db)
     assert refused(run(db, "entry", "retract", "s", "2", "--reason", "x", "--by", "h")) == (
-        "error: entry 2 (buy_in) of session s is retracted already: nothing to retract")
+        "error: entry 2 (buy-in of Ann) of session s is retracted already: nothing to "
+        "retract")
     assert refused(run(db, "entry", "amend", "s", "2", "60", "--reason", "x", "--by", "h")) == (
-        "error: entry 2 (buy_in) of session s is retracted already: an amendment would bring "
-        "it back; record the entry again instead (`handledger history --session s` lists the "
+        "error: entry 2 (buy-in of Ann) of session s is retracted already: an amendment would "
+        "bring it back; record the entry again instead (`handledger history --session s` lists the "
         "entries)")
     assert snapshot(db) == before
     # Ann's retracted; Bob's as it was; Cy's amended to 60: two buy-ins in effect, three

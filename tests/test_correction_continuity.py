@@ -149,6 +149,48 @@ def test_a_correction_after_the_next_hand_leaves_it_as_played(run, user) -> None
 
 
 @pytest.mark.usefixtures("two_hands")
+def test_each_correction_after_the_next_hand_is_named_with_the_chips_they_owe(run, user) -> None:  # noqa: ANN001
+    """h1 corrected twice after h2 was dealt on it as played (Ann +2, Bob -2): first to pay
+    Bob the 4 (seq 19), then to chop the pot, 2 each (seq 20: nets 0, 0). The chips owed
+    are those of the hand as it stands now against the hand h2 followed: Ann -2, Bob +2;
+    the note names both corrections in order, not the first alone (whose 4 chips are owed
+    no more)."""
+    for args in (("--replace", "17", "pay Bob 4", "--reason", "wrong", "--by", "f"),
+                 ("--replace", "17", "pay Ann 2", "--insert-after", "17", "pay Bob 2",
+                  "--reason", "chopped", "--by", "host")):
+        assert run("correct", "h1", *args).exit_code == 0, args
+    assert _continuity(run) == []
+    note = ("note: hand h1 corrected after hand h2 was dealt (seq 19, by f: wrong; then seq "
+            "20, by host: chopped): Ann -2, Bob +2 chips owed in settle")
+    code, _, err = user("audit", "--session", "sat")
+    assert (code, err) == (1, note + "\n")  # the chop pays against the rules (Ann's aces)
+    # as played h2 Ann +1 Bob -1; h1 as corrected Ann 0 Bob 0
+    assert user("settle", "--session", "sat") == (
+        0, "Bob pays Ann 1 chip\n1 transfer(s) settle 2 player(s)\n", note + "\n")
+    assert json.loads(user("audit", "--json", "--session", "sat")[1])["corrected_late"] == [
+        {"session": "sat", "hand": "h1", "seq": 19, "by": "f", "reason": "wrong",
+         "after": ["hand h2 was dealt"], "owed": {"Ann": -2, "Bob": 2}, "voided": False,
+         "later": [{"seq": 20, "by": "host", "reason": "chopped"}]}]
+
+
+@pytest.mark.usefixtures("two_hands")
+def test_a_void_after_a_late_correction_is_named_once(run, user) -> None:  # noqa: ANN001
+    """h1 corrected after h2 was dealt (seq 19, pay Bob the 4), then voided (its own
+    correction seq 20, reason ``void: misdeal``, and the ``hand_voided`` seq 21): the note
+    names the correction and the void, the void once; the voided hand's nets are 0, so the
+    chips owed against h1 as played (Ann +2, Bob -2) are Ann -2, Bob +2."""
+    assert run("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "wrong", "--by",
+               "f").exit_code == 0
+    assert run("void", "h1", "--reason", "misdeal", "--by", "f").exit_code == 0
+    assert _continuity(run) == []
+    note = ("note: hand h1 voided after hand h2 was dealt (seq 19, by f: wrong; then seq 20, "
+            "by f: void: misdeal): Ann -2, Bob +2 chips owed in settle\n")
+    assert user("audit", "--session", "sat") == (0, _CLEAN, note)
+    assert user("settle", "--session", "sat") == (
+        0, "Bob pays Ann 1 chip\n1 transfer(s) settle 2 player(s)\n", note)
+
+
+@pytest.mark.usefixtures("two_hands")
 def test_a_later_start_that_follows_neither_is_still_a_finding(run) -> None:  # noqa: ANN001
     """A start that followed the hand neither as it stood nor as corrected is still named,
     with the advice that makes it follow, the rebuy between named apart from what the hand
@@ -407,6 +449,15 @@ def test_a_payout_corrected_in_a_settled_session_is_owed_not_a_cash_out_wrong(us
     assert user("settle", "--session", "fri1") == (
         0, "Cy pays Ann 25.00 USD\n1 transfer(s) settle 2 player(s) (12.50 USD paid already)\n",
         note + "\n")
+    # the note as data: the 100 chips owed, 2500 cents at 0.25 USD a chip, the transfer's unit
+    assert user("settle", "--session", "fri1", "--json") == (0, json.dumps({
+        "transfers": [{"session": "fri1", "from": "Cy", "from_name": "Cy", "to": "Ann",
+                       "to_name": "Ann", "amount": 2500}],
+        "decimals": 2, "currency": "USD", "paid_already": 1250, "payments_recorded": 1250,
+        "corrected_late": [{"session": "fri1", "hand": "f2", "seq": 21, "by": "host",
+                            "reason": "typo", "after": ["the cash-outs"],
+                            "owed": {"Ann": 100, "Cy": -100}, "voided": False,
+                            "owed_minor": {"Ann": 2500, "Cy": -2500}}]}) + "\n", "")
     code, out, _ = user("balances", "--session", "fri1", "--money")
     assert out.splitlines()[1:] == [
         "Ann                   12.50        87.50        75.00      1        1",

@@ -92,3 +92,41 @@ def test_two_rows_inserted_after_one_seq_are_shown_as_show_at_names_them(user) -
                     "18+2 pay Ann 1                    pot 0 [Bob:98 Ann:102] showdown"]
     at = user("show", "h1", "--at", "18+1")[1].splitlines()
     assert [line for line in at if line.startswith("18+")] == [rows[0]]
+
+
+def test_the_label_column_is_as_wide_as_its_widest_label(user) -> None:  # noqa: ANN001
+    """18+1 is 4 characters: every label is right-aligned in a column of 4, so the table
+    stays aligned (a column of 3 let 18+1 push its row one character right)."""
+    _shown_down(user)
+    assert user("correct", "h1", "--insert-after", "18", "pay Ann 3", "--insert-after", "18",
+                "pay Ann 1", "--reason", "paid in two", "--by", "floor")[0] == 0
+    assert user("show", "h1")[1].splitlines()[17:22] == [
+        "  17 Ann sm AsKs                  pot 4 [Bob:98 Ann:98] showdown",
+        "  18 Bob sm QhQd                  pot 4 [Bob:98 Ann:98] showdown",
+        "18+1 pay Ann 3                    pot 1 [Bob:98 Ann:101] showdown",
+        "18+2 pay Ann 1                    pot 0 [Bob:98 Ann:102] showdown",
+        "  19 hand_ended                   pot 0 [Bob:98 Ann:102] showdown"]
+
+
+def test_a_row_label_with_its_number_is_read_as_show_prints_it(user, db: str) -> None:  # noqa: ANN001
+    """With 18+1 and 18+2 inserted (correction 20), `--replace 18+2` names row 18+2 and the
+    correction that inserted it; `--replace 18+3` and `--insert-after 18+3` name row 18+3,
+    which the hand does not have (it was read as 18+ before); nothing written."""
+    _shown_down(user)
+    assert user("correct", "h1", "--insert-after", "18", "pay Ann 3", "--insert-after", "18",
+                "pay Ann 1", "--reason", "paid in two", "--by", "floor")[0] == 0
+    before = Path(db).read_bytes()
+    assert user("correct", "h1", "--replace", "18+2", "pay Ann 2", "--reason", "r", "--by",
+                "floor") == (
+        2, "", "error: hand h1: replace 18+2: seq 18+2 is a row correction 20 inserted after "
+               "seq 18, and a correction names the hand's original rows (those `handledger "
+               "show` numbers without +): to change it, take correction 20 back (`handledger "
+               "undo h1 --by …` takes back the last correction or void appended to the hand, "
+               "an undo after it the one before) and correct again\n")
+    missing = ("18+3: the hand has no row 18+3: the corrections in force inserted 2 rows, "
+               "which `handledger show h1` numbers 18+1 to 18+2, after seq 18\n")
+    assert user("correct", "h1", "--replace", "18+3", "pay Ann 2", "--reason", "r", "--by",
+                "floor") == (2, "", f"error: hand h1: replace {missing}")
+    assert user("whatif", "h1", "--insert-after", "18+3", "pay Ann 2") == (
+        2, "", f"error: hand h1: insert_after {missing}")
+    assert Path(db).read_bytes() == before

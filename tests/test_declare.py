@@ -614,9 +614,9 @@ def test_heads_up_a_player_who_gives_up_at_the_declaration_leaves_the_pot_to_the
     assert said[-4:] == [
         "16 check; phase declare, Ann to act: Ann dcl high|low|swing or Ann f (give up)",
         "17 declaration; phase declare, Bob to act: Bob dcl high|low|swing or Bob f (give up)",
-        "18 fold; phase showdown, next: pay PLAYER AMOUNT, end",
+        "18 fold; phase no showdown, next: pay PLAYER AMOUNT, end",
         "19 hand_ended; hand complete"]
     assert _shown(user, "h1")[-3:] == [
-        "19 hand_ended pot 0 [Ann:102 Bob:98] showdown",
+        "19 hand_ended pot 0 [Ann:102 Bob:98] no showdown",
         "no payout recorded: stacks as the rules award (Ann 4)",
         "Main pot 4 (Ann): Ann takes 4; nobody else is eligible."]

@@ -298,7 +298,8 @@ def test_a_row_a_correction_inserted_is_named_with_the_way_to_reach_it(user, db)
     """Correction 25 replaces seq 23 (pay Bob 100) and inserts pay Ann 300 after it, which
     ``show`` numbers 23+. A correction names original rows: ``--replace 23+`` and ``--delete
     23+`` are refused in one line naming correction 25 and ``undo``, nothing written (they
-    were refused as no integer before); ``--insert-after 23+`` is ``--insert-after 23``."""
+    were refused as no integer before), ``--delete 23+2``, a row the hand does not have, naming
+    it; ``--insert-after 23+`` is ``--insert-after 23``."""
     assert user("import", str(WRONG_PUSH))[0] == 0
     assert user("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "x", "--by", "floor")[0] == 0
     assert "23+ pay Ann 300" in user("show", "dispute-1")[1]
@@ -314,6 +315,11 @@ def test_a_row_a_correction_inserted_is_named_with_the_way_to_reach_it(user, db)
     assert user("whatif", "dispute-1", "--delete", "22+") == (
         2, "", "error: hand dispute-1: delete 22+: no correction in force inserted a row after "
                "seq 22 (`handledger show dispute-1` numbers such a row 22+)\n")
+    assert user("correct", "dispute-1", "--delete", "23+2", "--reason", "x", "--by",
+                "floor") == (
+        2, "", "error: hand dispute-1: delete 23+2: the hand has no row 23+2: the corrections "
+               "in force inserted one row, which `handledger show dispute-1` numbers 23+, "
+               "after seq 23\n")
     assert len(_events(db, "dispute-1")) == 25
     # after 23+ is after 23: the payouts then pay 401 of the 400 in the pots either way
     after = user("whatif", "dispute-1", "--insert-after", "23+", "pay Ann 1")

@@ -25,6 +25,7 @@ from ledger.store.store import Ledger
 from replay.distributed import AUDIT_TABLES, events_path, replay_parquet
 from replay.ingest.export import export_tables
 from replay.ingest.pipeline import import_paths
+from replay.late_corrections import late_corrections
 from replay.partition import HAND_TABLES
 from replay.projections import rebuild
 from tests.conftest import ROOT, SHARED
@@ -222,6 +223,74 @@ def test_a_pokernow_log_in_an_opened_session_has_its_names_on_dask(
                                                                            **NAMES}
     assert done.merged.findings == projection.findings
     _assert_same_tables(ledger, tmp_path / "out")
+
+
+def _late_corrections(run: Any) -> None:
+    """Two sessions whose chips moved on before a correction (docs/CORRECTIONS.md "A correction
+    after the chips moved on"): sat (tests/test_correction_continuity.py: h1 won by Ann's aces,
+    Ann 100+2; Bob 100-2, rebuys 50; h2 dealt on that, Ann 102, Bob 148; Bob folds his blind:
+    cash-outs Ann 103, Bob 147), h1 then corrected to pay Bob; sun, the same hand x1 between
+    Cy and Dee (Cy 102, Dee 98 cashed out), then corrected to pay Dee."""
+    from tests.test_correction_continuity import H1, _two_hands
+    from tests.test_disputes import _play
+
+    _two_hands(run)
+    for args in (("cashout", "sat", "Ann", "103"), ("cashout", "sat", "Bob", "147"),
+                 ("session", "open", "sun"), ("buyin", "sun", "Cy", "100"),
+                 ("buyin", "sun", "Dee", "100"),
+                 ("hand", "start", "--session", "sun", "--hand", "x1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Cy:100,Dee:100", "--button", "Cy")):
+        assert run(*args).exit_code == 0, args
+    _play(run, "x1", *(a.replace("Ann", "Cy").replace("Bob", "Dee") for a in H1))
+    for args in (("cashout", "sun", "Cy", "102"), ("cashout", "sun", "Dee", "98"),
+                 ("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "wrong",
+                  "--by", "f"),
+                 ("correct", "x1", "--replace", "17", "pay Dee 4", "--reason", "wrong",
+                  "--by", "f")):
+        assert run(*args).exit_code == 0, args
+
+
+def test_a_late_correction_stands_on_dask_as_locally(tmp_path: Path, scheduler: str, run: Any,
+                                                     user: Any, db: str) -> None:
+    """h2 was dealt, and x1's cash-outs counted, on the hands as they stood: the local audit
+    takes them so (no stack_continuity, no session_balance finding: the chips at the table
+    are facts, 4 chips owed in each session) and so does the Dask replay, finding for
+    finding, table for table, each session in a partition of its own; ``dask-replay`` notes
+    the chips owed on stderr as ``audit`` does, line for line."""
+    _late_corrections(run)
+    code, out, err = user("audit")
+    assert code == 1  # the payouts of h1 and x1 now differ from the rules (the aces win)
+    assert [line.split(": ")[:2] for line in out.splitlines()[:-1]] == [
+        ["payout", "hand h1"], ["payout", "hand h1"], ["payout", "hand x1"],
+        ["payout", "hand x1"]]
+    assert err.splitlines() == [
+        "note: hand h1 corrected after hand h2 was dealt (seq 19, by f: wrong): Ann -4, Bob +4 "
+        "chips owed in settle",
+        "note: hand x1 corrected after the cash-outs (seq 19, by f: wrong): Cy -4, Dee +4 "
+        "chips owed in settle"]
+    ledger = Ledger(db)
+    projection, export = _local(ledger, tmp_path)
+    assert [(d.kind, d.hand, d.player) for d in projection.findings] == [
+        ("payout", "h1", "Bob"), ("payout", "h1", "Ann"), ("payout", "x1", "Dee"),
+        ("payout", "x1", "Cy")]
+    done = replay_parquet(str(export / "events.parquet"), str(tmp_path / "out"),
+                          scheduler=scheduler, partitions=2)
+    assert done.merged.findings == projection.findings
+    assert done.merged.counts == projection.counts == {"hands": 3, "bad": 2,
+                                                       "unverifiable": 0}
+    assert done.merged.report == read_audit(ledger.connection)
+    # the notes of the chips owed, as audit gives them
+    assert done.merged.late == late_corrections(ledger)
+    assert [f"note: {c.words()}" for c in done.merged.late] == err.splitlines()
+    _assert_same_tables(ledger, tmp_path / "out")
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    result = CliRunner().invoke(cli, ["dask-replay", str(export), str(tmp_path / "cli"),
+                                      "--scheduler", scheduler, "--partitions", "2"])
+    assert (result.exit_code, result.stderr.splitlines()) == (1, err.splitlines())
+    assert result.stdout.splitlines()[1:-1] == out.splitlines()  # the audit's very lines
 
 
 def test_cli_dask_replay(tmp_path: Path, scheduler: str, series: Series) -> None:

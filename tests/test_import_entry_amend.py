@@ -128,12 +128,13 @@ REPLACED = "an amendment changes the amount alone, as `entry amend` does (a wron
      f"amends entry 3: its replacement's kind is 'rebuy', the entry's 'buy_in': {REPLACED}"),
     (_fix(6, 1, {"type": "buy_in", "player": "Ann", "chips": 100}), 6,
      "amends entry 1: session zz has no buy-in, cash-out or payment at seq 1 (its entries: "
-     "2 buy_in, 3 buy_in, 4 cash_out, 5 cash_out)"),
+     "2 buy-in of Ann, 3 buy-in of Bob, 4 cash-out of Ann, 5 cash-out of Bob)"),
     (_fix(6, 7, _ann_out(100)) + _row(7, {"type": "cash_out", "player": "Cy", "chips": 0}), 6,
      "amends entry 7: session zz has no buy-in, cash-out or payment at seq 7 (its entries: "
-     "2 buy_in, 3 buy_in, 4 cash_out, 5 cash_out)"),
+     "2 buy-in of Ann, 3 buy-in of Bob, 4 cash-out of Ann, 5 cash-out of Bob)"),
     (_fix(6, 4, _ann_out(110)) + _fix(7, 4, _ann_out(110)), 7,
-     "amends entry 4: changes nothing: entry 4 (cash-out) of session zz is 110 chips already"),
+     "amends entry 4: changes nothing: entry 4 (cash-out of Ann) of session zz is 110 chips "
+     "already"),
     (_fix(6, 4, _ann_out(-5)), 6,
      "amends entry 4: its replacement is no entry: invalid event (cash_out.chips: Input should "
      "be greater than or equal to 0)"),
@@ -259,10 +260,10 @@ def test_an_amendment_off_the_hands_stacks_goes_in_with_entry_amends_warning(
         f"warning: {path}:14, session zz: {ANN_150}\n"
         f"warning: {path}:15, session zz: {BOB_90}\n")
     assert one_shot(db, "entry", "amend", "zz", "2", "150", "--reason", "recount", "--by",
-                    "host") == (0, "zz: entry 2 (buy_in of Ann) amended: 100 → 150 chips\n",
+                    "host") == (0, "zz: entry 2 (buy-in of Ann) amended: 100 → 150 chips\n",
                              f"warning: {ANN_150}\n")
     assert one_shot(db, "entry", "amend", "zz", "4", "90", "--reason", "recount", "--by",
-                    "host") == (0, "zz: entry 4 (cash_out of Bob) amended: 98 → 90 chips\n",
+                    "host") == (0, "zz: entry 4 (cash-out of Bob) amended: 98 → 90 chips\n",
                              f"warning: {BOB_90}\n")
     audit = json.loads(one_shot(fresh, "audit", "--session", "zz", "--json")[1])
     assert [(d["hand"], d["player"], d["expected"], d["actual"])

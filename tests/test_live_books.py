@@ -133,7 +133,7 @@ def test_the_last_buy_in_of_a_seated_player_is_not_retracted(night: Path,
         "written")
     assert rows(db) == before
     done = run(db, "entry", "retract", "s", "5", *by)
-    assert (done.exit_code, done.stdout) == (0, "s: entry 5 (buy_in) retracted\n")
+    assert (done.exit_code, done.stdout) == (0, "s: entry 5 (buy-in of Eve) retracted\n")
 
 
 def test_a_hand_of_no_session_while_its_players_sit_in_one_is_warned_of(
@@ -225,13 +225,13 @@ def test_a_rebuy_forgotten_at_the_table_is_recorded_before_its_hand(night: Path,
         "entries)")
     amended = run(db, "entry", "amend", "s", "4", "150", "--reason", "r", "--by", "h")
     assert (amended.exit_code, amended.stdout, amended.stderr) == (
-        0, "s: entry 4 (buy_in of Bob) amended: 100 → 150 chips\n",
+        0, "s: entry 4 (buy-in of Bob) amended: 100 → 150 chips\n",
         "warning: entry 4 (buy-in of Bob, 150 chips): hand x2 seats Bob with 100 chips, but "
         "Bob left hand x1 with 0 and bought 150 since: expected 150 (-50); the books no longer "
         "follow the hands' stacks, and the audit's stack_continuity will name it; a wrong "
         "amount is amended again (`handledger entry amend s 4 100 --reason … --by …`)\n")
     assert run(db, "entry", "amend", "s", "4", "100", "--reason", "r", "--by", "h").stdout == (
-        "s: entry 4 (buy_in of Bob) amended: 150 → 100 chips\n")
+        "s: entry 4 (buy-in of Bob) amended: 150 → 100 chips\n")
     assert _start(db, "x3", "Ann:199,Bob:101") == (0, [])
 
 
@@ -259,6 +259,27 @@ def test_a_rebuy_before_a_hand_names_a_hand_of_its_session(night: Path, tmp_path
     assert refused(run(db, "buyin", "s", "Bob", "100", "--before", "x1", "--closed")) == (
         "error: buyin s Bob --before x1 --closed: session s is open: --closed is for a closed "
         "session's books; nothing written (leave out --closed)")
+    assert rows(db) == before
+
+
+@pytest.mark.parametrize(("args", "typed"), [
+    (("cashout", "s", "Ann", "200", "--closed"), "cashout s Ann 200"),
+    (("entry", "amend", "s", "2", "150", "--reason", "r", "--by", "h", "--closed"),
+     "entry amend s 2 150"),
+    (("entry", "retract", "s", "3", "--reason", "r", "--by", "h", "--closed"),
+     "entry retract s 3"),
+    (("session", "set", "s", "--chip-value", "0.25", "--closed"), "session set s"),
+    (("session", "void", "s", "--reason", "r", "--by", "h", "--closed"), "session void s"),
+])
+def test_closed_on_an_open_session_is_refused_as_for_a_buy_in(night: Path, tmp_path: Path,
+                                                              args: tuple, typed: str) -> None:
+    """Every book command taking `--closed` refuses it on session s, which is open, as
+    `buyin --before x1 --closed` does: one line naming the session, nothing written."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    before = rows(db)
+    assert refused(run(db, *args)) == (
+        f"error: {typed} --closed: session s is open: --closed is for a closed session's "
+        "books; nothing written (leave out --closed)")
     assert rows(db) == before
 
 
@@ -369,8 +390,9 @@ def test_a_stack_short_of_the_books_names_the_buy_in_not_a_rebuy(night: Path,
                                                                   tmp_path: Path) -> None:
     """Bob left x1 with 0; his rebuy of 100 is entered twice (entries 4, 5) and x2 seats him
     with 100: the books give him 200, x2 starts him -100. Settle's note names `entry retract` /
-    `entry amend` of the buy-in (a rebuy would only make it worse) and the hand's start; the
-    entry retracted, the note is gone. Bob pays Ann 100 (x1) less 1 (x2: Ann folds her small
+    `entry amend` of the buy-in (a rebuy would only make it worse) and the hand's start, and
+    balances and standings say it too (not with --json); the entry retracted, the note is
+    gone from all three. Bob pays Ann 100 (x1) less 1 (x2: Ann folds her small
     blind to his big blind)."""
     db = copy_ledger(night, tmp_path / "t.duckdb")
     for _ in range(2):
@@ -381,18 +403,25 @@ def test_a_stack_short_of_the_books_names_the_buy_in_not_a_rebuy(night: Path,
     settle = run(db, "settle", "--session", "s")
     assert (settle.exit_code, settle.stdout) == (
         0, "Bob pays Ann 99 chips\n1 transfer(s) settle 2 player(s)\n")
-    assert settle.stderr.splitlines() == [
+    off = [
         "note: session s: hands start with stacks its books did not leave (Bob -100 chips); "
         "settle goes by the hands: `handledger audit --session s` names each (a buy-in "
         "recorded wrong (too many chips, or entered twice): `handledger entry amend s SEQ "
         "CHIPS --reason … --by …` or `handledger entry retract s SEQ --reason … --by …` "
         "(`handledger history --session s` lists the entries); or a stack typed wrong: its "
         "start replaced, `handledger correct HAND --replace 1 …`)"]
+    assert settle.stderr.splitlines() == off
+    for read in (("balances", "--session", "s"), ("balances",), ("standings",)):
+        said = run(db, *read)  # the same note, in the same words, where settle says it
+        assert (said.exit_code, said.stderr.splitlines()) == (0, off), read
+    assert run(db, "standings", "--json").stderr == ""
     assert run(db, "entry", "retract", "s", "5", "--reason", "entered twice", "--by", "host"
                ).exit_code == 0
     again = run(db, "settle", "--session", "s")
     assert (again.stdout, again.stderr) == (
         "Bob pays Ann 99 chips\n1 transfer(s) settle 2 player(s)\n", "")
+    for read in (("balances", "--session", "s"), ("standings",)):
+        assert run(db, *read).stderr == "", read
 
 
 def test_a_buy_in_kept_before_its_hand_lets_the_first_be_retracted(night: Path,
@@ -405,7 +434,7 @@ def test_a_buy_in_kept_before_its_hand_lets_the_first_be_retracted(night: Path,
     assert run(db, "buyin", "s", "Bob", "100", "--before", "x1").exit_code == 0
     retracted = run(db, "entry", "retract", "s", "3", "--reason", "entered twice", "--by", "h")
     assert (retracted.exit_code, retracted.stdout, retracted.stderr) == (
-        0, "s: entry 3 (buy_in) retracted\n", "")
+        0, "s: entry 3 (buy-in of Bob) retracted\n", "")
     assert [ln.split(":")[0] for ln in run(db, "audit", "--session", "s").stdout.splitlines()
             if ln.startswith("stack_continuity")] == []
 

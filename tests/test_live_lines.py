@@ -204,9 +204,9 @@ def test_run_it_twice_after_everyone_but_one_folded_is_refused(user, db: str) ->
     assert user("act", "h1", "d rc 2") == (
         2, "", "error: hand h1, action 'd rc 2': the board is run more than once only with "
         "two or more players in the pot (RULES.md §4.5), and Cy alone is left: the pot is his; "
-        "now: phase showdown, next: pay PLAYER AMOUNT, end\n")
+        "now: phase no showdown, next: pay PLAYER AMOUNT, end\n")
     assert _acts(user, "h1", ["pay Cy 3", "end"]) == [
-        "phase showdown, next: pay PLAYER AMOUNT or end", "hand complete"]
+        "phase no showdown, next: pay PLAYER AMOUNT or end", "hand complete"]
     assert user("state", "h1")[1].splitlines()[-1] == (
         "stacks after the hand: Bob 99 (folded), Cy 101, Ann 100 (folded)")
 
@@ -243,8 +243,8 @@ def test_a_hand_won_by_a_fold_waits_for_the_payout_not_a_show(user, db: str) -> 
     assert user("hand", "start", "--hand", "w1", "--game", "NT", "--stakes", "1/2",
                 "--seats", "A:100,B:100", "--button", "A")[0] == 0
     assert _acts(user, "w1", ["d dh B KsKd", "d dh A AsAd", "A f", "pay B 3"])[2:] == [
-        "phase showdown, next: pay PLAYER AMOUNT, end",
-        "phase showdown, next: pay PLAYER AMOUNT or end"]
+        "phase no showdown, next: pay PLAYER AMOUNT, end",
+        "phase no showdown, next: pay PLAYER AMOUNT or end"]
 
 
 def test_a_hand_id_of_the_session_book_form_is_refused_as_such(user, db: str) -> None:  # noqa: ANN001

@@ -233,7 +233,7 @@ def test_no_limit_stud_completes_the_bring_in_to_the_minimum_bet(user, db: str, 
     assert (code, err) == (0, "")
     shown = [" ".join(line.split()) for line in out.splitlines()]
     assert shown[-4:] == [
-        "17 hand_ended pot 0 [Ann:93 Bob:98 Cy:109] showdown",
+        "17 hand_ended pot 0 [Ann:93 Bob:98 Cy:109] no showdown",
         "no payout recorded: stacks as the rules award (Cy 26)",
         "Main pot 16 (Cy): Cy takes 16; nobody else is eligible.",
         "uncalled returned: Cy 10"]
@@ -306,7 +306,7 @@ def test_a_phh_no_limit_stud_completion_is_imported(tmp_path: Path) -> None:
     code, out, err = one_shot(db, "show", "hu")
     assert (code, err) == (0, "")
     assert [" ".join(line.split()) for line in out.splitlines()][-4:] == [
-        "14 hand_ended pot 0 [Ann:95 Bob:105] showdown",
+        "14 hand_ended pot 0 [Ann:95 Bob:105] no showdown",
         "no payout recorded: stacks as the rules award (Bob 18)",
         "Main pot 10 (Bob): Bob takes 10; nobody else is eligible.",
         "uncalled returned: Bob 8"]

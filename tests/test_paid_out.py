@@ -53,8 +53,8 @@ def test_u1_the_pay_takes_the_chips_out_of_the_pot(run, tmp_path: Path) -> None:
     assert rows[-3:] == [("7", 4, 196), ("8", 0, 200), ("9", 0, 200)]
     assert all(pot + stacks == 200 for _, pot, stacks in rows)
     assert run("show", "u1").output.splitlines()[-4:] == [
-        "  8 pay Ann 12                   pot 0 [Bob:98 Ann:102] showdown",
-        "  9 hand_ended                   pot 0 [Bob:98 Ann:102] showdown",
+        "  8 pay Ann 12                   pot 0 [Bob:98 Ann:102] no showdown",
+        "  9 hand_ended                   pot 0 [Bob:98 Ann:102] no showdown",
         "    Main pot 4 (Ann): Ann takes 4; nobody else is eligible.",  # the rules' award
         "    uncalled returned: Ann 8"]
     steps = _page_steps(run, "u1", tmp_path / "u1.html")

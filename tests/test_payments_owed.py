@@ -36,9 +36,9 @@ def test_payments_stop_at_what_is_owed(user, at_night: None) -> None:  # noqa: A
     # the amendment of entry 9 counts the other payment: 17.50 + 37.50 is more than 37.50
     assert user("pay", "friday", "Bob", "Ann", "17.50")[0] == 0
     assert user("entry", "amend", "friday", "9", "37.50", "--reason", "r", "--by", "b") == (
-        2, "", "error: entry amend friday 9 (payment): 37.50 USD is more than Bob still owes "
-        "in friday (20.00 USD: Bob lost 37.50 USD, paid 17.50 USD, received 0.00 USD); nothing "
-        "written " + OWES)
+        2, "", "error: entry amend friday 9 (payment of Bob to Ann): 37.50 USD is more than Bob "
+        "still owes in friday (20.00 USD: Bob lost 37.50 USD, paid 17.50 USD, received 0.00 "
+        "USD); nothing written " + OWES)
     assert user("settle", "--session", "friday")[1] == (
         "settled: nobody owes anybody (37.50 USD paid already)\n")
 

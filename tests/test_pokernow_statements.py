@@ -92,7 +92,7 @@ def test_a_wrong_statement_is_retracted_and_the_right_one_imported(  # noqa: ANN
                "import the right one with its log (`handledger import LOG --ledger "
                "STATEMENT`); nothing written\n")
     assert user("entry", "retract", SESSION, str(seq), "--reason", "wrong statement", "--by",
-                "host") == (0, f"{SESSION}: entry {seq} (platform_ledger) retracted\n", "")
+                "host") == (0, f"{SESSION}: entry {seq} (ledger statement) retracted\n", "")
     assert user("entry", "retract", SESSION, str(seq), "--reason", "again", "--by",
                 "host") == (2, "", f"error: entry {seq} of session {SESSION} is a ledger "
                                    "statement (ledger_game.csv): it is retracted already: "

@@ -394,3 +394,35 @@ def test_corrected_entries_a_changed_chip_value_and_a_hand_that_does_not_replay(
     index = (out / "index.html").read_text(encoding="utf-8")
     assert '<span class="kind">unreplayable</span>: hand hostile-7 cannot be replayed' in index
     assert walk(out / "index.html")[1] == []
+
+
+def test_a_correction_after_the_chips_moved_on_is_noted_where_the_books_are(user, db: str,
+                                                                              tmp_path: Path
+                                                                              ) -> None:
+    """The settled night of tests/test_correction_continuity.py (0.25 USD a chip; f2 paid
+    Cy the 100 pot, both cashed out so, Ann paid Cy 12.50 USD), f2 then corrected to pay Ann
+    (reason ``typo <b>``): the session page says what ``balances`` says under its table
+    (the chips owed, 100 each way, 25.00 USD), what ``settle`` and ``audit`` note beside the
+    settle-up and the audit, and f2's page says it under its corrections."""
+    from tests.test_correction_continuity import _settled_night
+
+    _settled_night(user)
+    assert user("correct", "f2", "--replace", "4", "d dh Ann 5s5h", "--replace", "17",
+                "Ann sm 5s5h", "--replace", "19", "pay Ann 100", "--reason", "typo <b>",
+                "--by", "host", "--closed")[0] == 0
+    words = ("hand f2 corrected after the cash-outs (seq 21, by host: typo &lt;b&gt;): Ann "
+             "+100, Cy -100 chips owed in settle")
+    ok(Path(db), "report", tmp_path / "site")
+    page = (tmp_path / "site" / "sessions" / "fri1.html").read_text(encoding="utf-8")
+    notes = re.findall(r'<section id="([a-z-]+)"|<p class="note late-correction">(.*?)</p>',
+                       page)
+    assert [(section or note) for section, note in notes] == [
+        "players", f"Note: {words} (Ann +25.00 USD, Cy -25.00 USD), not moved at the table (net "
+        "and cash-out − buy-in differ by it).", "buy-ins", "cash-outs", "payments", "settle",
+        f"Note: {words}.", "findings", f"Note: {words}.", "hands"]
+    assert ('<li><span class="name">Cy</span> pays <span class="name">Ann</span> 25.00 USD'
+            "</li>") in page  # the settle-up counts the chips owed
+    hand = (tmp_path / "site" / "hands" / "f2.html").read_text(encoding="utf-8")
+    assert re.findall(r'<p class="note late-correction">(.*?)</p>', hand) == [
+        f"Note: {words}: the later hands and cash-outs stand as played (the chips at the "
+        "table are facts)."]

@@ -86,7 +86,7 @@ def test_a_rebuy_retracted_under_the_next_hand_is_refused(night: Path,
         "chips, and Bob left hand x1 with 0 and would have bought 0 since: it would start Bob "
         f"with 40 chips nobody bought {HINT}"))
     assert run(db, "void", "x2", *BY).exit_code == 0
-    assert _retract(db, 5) == (0, "r: entry 5 (buy_in) retracted\n")
+    assert _retract(db, 5) == (0, "r: entry 5 (buy-in of Bob) retracted\n")
     assert run(db, "audit", "--session", "r").exit_code == 0
 
 
@@ -96,7 +96,7 @@ def test_a_buy_in_the_hand_did_not_need_is_retracted(tmp_path: Path) -> None:
     then her 100 is not (x1 would start her with 100 of none: the rule for all she
     bought, unchanged)."""
     db = _night(tmp_path / "t.duckdb", ann="100")
-    assert _retract(db, 3) == (0, "r: entry 3 (buy_in) retracted\n")
+    assert _retract(db, 3) == (0, "r: entry 3 (buy-in of Ann) retracted\n")
     assert run(db, "audit", "--session", "r").exit_code == 0
     assert _retract(db, 2)[1].startswith(
         "error: entry retract r 2 (buy-in of Ann, 100 chips): it is all Ann bought in session "
@@ -111,7 +111,7 @@ def test_the_undo_of_a_void_after_a_part_is_retracted_is_refused(night: Path,
     audit clean."""
     db = copy_ledger(night, tmp_path / "t.duckdb")
     assert run(db, "void", "x1", *BY).exit_code == 0
-    assert _retract(db, 3) == (0, "r: entry 3 (buy_in) retracted\n")
+    assert _retract(db, 3) == (0, "r: entry 3 (buy-in of Ann) retracted\n")
     before = rows(db)
     assert refused(run(db, "undo", "x1", "--by", "host")) == (
         "error: hand x1: cannot undo the void at seq 14 (by host: typo): entry 3 of session r "
@@ -172,7 +172,7 @@ def test_a_buy_in_typed_after_a_pokernow_sessions_hands_is_retracted(tmp_path: P
         in run(db, "audit", "--session", "w4").output
     result = run(db, "entry", "retract", "w4", "8", "--reason", "wrong session", "--by",
                  "host")
-    assert (result.exit_code, result.stdout) == (0, "w4: entry 8 (buy_in) retracted\n")
+    assert (result.exit_code, result.stdout) == (0, "w4: entry 8 (buy-in of Ntunn) retracted\n")
     assert run(db, "audit", "--session", "w4").output == before
 
 
@@ -208,7 +208,7 @@ def test_a_buy_in_typed_after_the_hands_it_did_not_buy_is_retracted(night: Path,
     for action in ("d dh Cy ????", "d dh Ann ????", "Ann f", "pay Cy 3", "end"):
         assert run(db, "act", "x2", action).exit_code == 0, action
     assert run(db, "buyin", "r", "Cy", "1536").stdout == "r: Cy rebuy 1536 chips (entry 6)\n"
-    assert _retract(db, 6) == (0, "r: entry 6 (buy_in) retracted\n")
+    assert _retract(db, 6) == (0, "r: entry 6 (buy-in of Cy) retracted\n")
     assert _retract(db, 5) == (2, (
         "error: entry retract r 5 (buy-in of Cy, 100 chips): it is all Cy bought in session "
         "r, and hand x2 seats Cy: it would start Cy with chips nobody bought; nothing written "

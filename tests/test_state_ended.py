@@ -116,3 +116,31 @@ def test_a_hand_whose_log_stops_before_its_end_shows_every_chip_back(tmp_path: P
         "hand cut-7: NT, phase bet, status incomplete",
         "hand incomplete: the log stops before its end, every contribution returned",
         "stacks after the hand: Ann 100, Bob 300, Cy 300"]
+
+
+def test_a_hand_won_by_a_fold_is_named_no_showdown_by_state_and_show(tmp_path: Path) -> None:
+    """Heads-up, Ann raises to 6 and Bob folds his big blind: the pot goes to Ann without a
+    showdown (RULES.md §1.6). `act`, `state` and `show` name the phase after the fold `no
+    showdown`, not `showdown` (nobody showed; a hand checked down to the river still says
+    showdown, above); Ann's 4 uncalled come back and she takes the 4 in the pot."""
+    db = tmp_path / "f.duckdb"
+    assert one_shot(db, "hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2",
+                    "--seats", "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    for action in ("d dh Ann ????", "d dh Bob ????", "Ann cbr 6"):
+        assert one_shot(db, "act", "h1", action)[0] == 0, action
+    assert one_shot(db, "act", "h1", "Bob f") == (
+        0, "7 fold; phase no showdown, next: pay PLAYER AMOUNT, end\n", "")
+    assert _state(db)[0] == "hand h1: NT, phase no showdown, status open"
+    assert one_shot(db, "act", "h1", "end")[0] == 0
+    assert _state(db) == [
+        "hand h1: NT, phase no showdown, status complete",
+        "hand complete",
+        "Main pot 4 (Ann): Ann takes 4; nobody else is eligible.",
+        "uncalled returned: Ann 4",
+        "paid: none recorded (the stacks after the hand are the rules' result)",
+        "stacks after the hand: Bob 98 (folded), Ann 102"]
+    code, out, _ = one_shot(db, "show", "h1")
+    assert code == 0 and out.splitlines()[5:8] == [
+        "  6 Ann cbr 6                    pot 8 bet 6 [Bob:98 Ann:94] bet → Bob",
+        "  7 Bob f                        pot 4 [Bob:98 Ann:98] no showdown",
+        "  8 hand_ended                   pot 0 [Bob:98 Ann:102] no showdown"]

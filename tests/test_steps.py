@@ -321,7 +321,8 @@ def test_show_takes_a_returned_uncalled_bet_out_of_the_pot(run, tmp_path: Path) 
     blind 5 + raise's called 10 + Hero's 10 = 40 put in, less 20 back). Once the betting is
     over (Hero's fold) the 20 is back in his stack and the pot is 20, as ``state`` says
     (RULES.md §1.4), the ``returned`` recorded after changing neither; once the 20 is paid
-    too, 0: every chip is in a stack."""
+    too, 0: every chip is in a stack. Everyone else folded: the phase is `no showdown`
+    (RULES.md §1.6), as ``state`` names it."""
     lines = (SHARED / "text" / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt").read_text(
         encoding="utf-8").splitlines(keepends=True)[:24]
     one = tmp_path / "one.txt"
@@ -333,10 +334,10 @@ def test_show_takes_a_returned_uncalled_bet_out_of_the_pot(run, tmp_path: Path) 
     rows = out.output.splitlines()
     at = next(i for i, row in enumerate(rows) if row.startswith(" 11 "))
     assert rows[at:at + 4] == [
-        f" 11 Hero f                       pot 20 [k1tt9nM1nd:990 {stacks} showdown",
-        f" 12 returned k1tt9nM1nd 0.20     pot 20 [k1tt9nM1nd:990 {stacks} showdown",
-        f" 13 pay k1tt9nM1nd 0.20          pot 0 [k1tt9nM1nd:1010 {stacks} showdown",
-        f" 14 hand_ended                   pot 0 [k1tt9nM1nd:1010 {stacks} showdown",
+        f" 11 Hero f                       pot 20 [k1tt9nM1nd:990 {stacks} no showdown",
+        f" 12 returned k1tt9nM1nd 0.20     pot 20 [k1tt9nM1nd:990 {stacks} no showdown",
+        f" 13 pay k1tt9nM1nd 0.20          pot 0 [k1tt9nM1nd:1010 {stacks} no showdown",
+        f" 14 hand_ended                   pot 0 [k1tt9nM1nd:1010 {stacks} no showdown",
     ]
 
 

@@ -81,7 +81,8 @@ def test_unalias_ends_the_alias_everywhere_and_keeps_it_in_the_history(
     # the wrong-way retraction the user tried first is still refused, saying what ends it
     assert refused(run(db, "entry", "retract", "s2", "4", "--reason", "wrong alias", "--by",
                        "host")) == ("error: session s2 has no buy-in, cash-out or payment at "
-                                    "seq 4 (its entries: 2 buy_in, 3 buy_in); entry 4 is an "
+                                    "seq 4 (its entries: 2 buy-in of Anna, 3 buy-in of Cy); "
+                                    "entry 4 is an "
                                     "alias (Anna is Ann): `handledger player unalias Anna "
                                     "--reason … --by …` ends it")
     result = run(db, *UNALIAS)
@@ -92,8 +93,8 @@ def test_unalias_ends_the_alias_everywhere_and_keeps_it_in_the_history(
     assert _lines(db, "standings") == APART  # Ann +1, Anna -2 again
     # the alias ended, its row is no entry and no alias: no hint
     assert refused(run(db, "entry", "retract", "s2", "4", "--reason", "r", "--by", "host")) == (
-        "error: session s2 has no buy-in, cash-out or payment at seq 4 (its entries: 2 buy_in, "
-        "3 buy_in)")
+        "error: session s2 has no buy-in, cash-out or payment at seq 4 (its entries: 2 buy-in "
+        "of Anna, 3 buy-in of Cy)")
     assert _lines(db, "balances", "--session", "s2") == [
         "player                  net       buy-in     cash-out  hands sessions",
         "Cy                        2          100            0      2        1",
@@ -240,18 +241,18 @@ def test_correcting_an_entry_written_under_an_alias_says_the_alias_may_be_the_mi
             "player unalias Anna --reason … --by …`)\n")
     result = run(db, "entry", "amend", "s2", "2", "150", "--reason", "r", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "s2: entry 2 (buy_in of Anna) amended: 100 → 150 chips\n",
+        0, "s2: entry 2 (buy-in of Anna) amended: 100 → 150 chips\n",
         note.format("amend it back"))
     result = run(db, "entry", "amend", "s2", "3", "150", "--reason", "r", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "s2: entry 3 (buy_in of Cy) amended: 100 → 150 chips\n", "")
+        0, "s2: entry 3 (buy-in of Cy) amended: 100 → 150 chips\n", "")
     assert _lines(db, "balances", "--session", "s2")[1:] == [
         "Ann                       0          150            0      0        1",
         "Cy                        0          150            0      0        1"]
     result = run(fresh, "entry", "retract", "s2", "2", "--reason", "r", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "s2: entry 2 (buy_in) retracted\n", note.format("record the entry again"))
+        0, "s2: entry 2 (buy-in of Anna) retracted\n", note.format("record the entry again"))
     assert run(db, *UNALIAS).exit_code == 0
     result = run(db, "entry", "amend", "s2", "2", "100", "--reason", "r", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "s2: entry 2 (buy_in of Anna) amended: 150 → 100 chips\n", "")
+        0, "s2: entry 2 (buy-in of Anna) amended: 150 → 100 chips\n", "")

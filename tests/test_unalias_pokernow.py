@@ -197,7 +197,8 @@ def test_taking_back_a_mistaken_alias_of_a_pokernow_name_puts_every_view_back(
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
         "error: A8 is the name PokerNow logged for gE4aE_Yhc3, not an alias a host made: "
-        "entry 30 of session club-w2 (payment) is written under it, and ending it would "
+        "entry 30 (payment of Qapurjsa9 to A8) of session club-w2 is written under it, and "
+        "ending it would "
         "split that entry from his hands; nothing recorded (a wrong entry is amended or "
         "retracted: `handledger entry retract club-w2 30 --reason … --by …`)\n")
 
@@ -214,7 +215,7 @@ def test_an_entry_under_a_pokernow_players_own_name_is_no_alias(tmp_path: Path) 
     assert lines(db, "cashout", "w1", "TA", "13") == ["w1: TA cashed out 13 chips (entry 11)"]
     result = run(db, "entry", "amend", "w1", "11", "103", "--reason", "typo", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "w1: entry 11 (cash_out of TA) amended: 13 → 103 chips\n", "")
+        0, "w1: entry 11 (cash-out of TA) amended: 13 → 103 chips\n", "")
     assert lines(db, "cashout", "w1", "Anvjfbmj2", "101") == [
         "w1: Anvjfbmj2 cashed out 101 chips (entry 13)"]
     assert lines(db, "cashout", "w1", "Qapurjsa9", "96") == [
@@ -222,14 +223,15 @@ def test_an_entry_under_a_pokernow_players_own_name_is_no_alias(tmp_path: Path) 
     assert lines(db, "pay", "w1", "Qapurjsa9", "TA", "3") == ["w1: Qapurjsa9 paid TA 3 (entry 15)"]
     result = run(db, "entry", "retract", "w1", "15", "--reason", "typo", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "w1: entry 15 (payment) retracted\n", "")
-    for name, seq, kind in (("TA", 11, "cash_out"), ("Qapurjsa9", 14, "cash_out")):
+        0, "w1: entry 15 (payment of Qapurjsa9 to TA) retracted\n", "")
+    for name, seq in (("TA", 11), ("Qapurjsa9", 14)):
         result = run(db, "player", "unalias", name, "--reason", "as the note says", "--by", "host")
         assert (result.exit_code, result.stdout) == (2, "")
         pid = {"TA": "gE4aE_Yhc3", "Qapurjsa9": "BfS83Cedu3"}[name]
         assert result.stderr == (
             f"error: {name} is the name PokerNow logged for {pid}, not an alias a host made: "
-            f"entry {seq} of session w1 ({kind}) is written under it, and ending it would "
+            f"entry {seq} (cash-out of {name}) of session w1 is written under it, and ending it "
+            "would "
             "split that entry from his hands; nothing recorded (a wrong entry is amended or "
             f"retracted: `handledger entry retract w1 {seq} --reason … --by …`)\n")
     assert lines(db, "balances", "--session", "w1") == [
@@ -252,7 +254,7 @@ def test_an_entry_under_an_id_a_host_aliased_names_the_id(tmp_path: Path) -> Non
     assert lines(db, "player", "alias", "Tee", "TA") == ["TA (gE4aE_Yhc3) is Tee"]
     result = run(db, "entry", "amend", "w1", "4", "110", "--reason", "rebought", "--by", "host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "w1: entry 4 (buy_in of Tee) amended: 100 → 110 chips\n",
+        0, "w1: entry 4 (buy-in of Tee) amended: 100 → 110 chips\n",
         "note: entry 4 names gE4aE_Yhc3, an alias of Tee (`player alias`): it counted as "
         "Tee's; if the alias was the mistake, not the entry, amend it back and end the alias "
         "(`handledger player unalias gE4aE_Yhc3 --reason … --by …`)\n"

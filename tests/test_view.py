@@ -394,3 +394,25 @@ def test_without_script_the_page_hides_what_only_the_script_fills(run, tmp_path:
         assert gone not in shown, gone
     for kept in ("#events", "#end", ".explanation", ".payouts", "#history", ".versions-note"):
         assert kept in shown, kept
+
+
+def test_a_hand_corrected_after_the_next_was_dealt_says_so_on_its_page(run, tmp_path: Path
+                                                                         ) -> None:  # noqa: ANN001
+    """h1 corrected to pay Bob after h2 was dealt on it as played (tests/test_correction_
+    continuity.py): h1's page notes the 4 chips owed each way as ``audit`` does; h2's page,
+    a hand never corrected, has no such note."""
+    import re
+
+    from tests.test_correction_continuity import _two_hands
+
+    _two_hands(run)
+    assert run("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "wrong", "--by",
+               "f").exit_code == 0
+    for hand in ("h1", "h2"):
+        assert run("view", hand, "-o", str(tmp_path / f"{hand}.html")).exit_code == 0
+    notes = re.compile(r'<p class="note late-correction">(.*?)</p>')
+    assert notes.findall((tmp_path / "h1.html").read_text(encoding="utf-8")) == [
+        "Note: hand h1 corrected after hand h2 was dealt (seq 19, by f: wrong): Ann -4, Bob +4 "
+        "chips owed in settle: the later hands and cash-outs stand as played (the chips at the "
+        "table are facts)."]
+    assert notes.findall((tmp_path / "h2.html").read_text(encoding="utf-8")) == []

@@ -9,7 +9,7 @@ from __future__ import annotations
 START = ("hand", "start", "--hand", "w1", "--game", "NT", "--stakes", "1/2", "--seats",
          "Ann:200,Bob:150", "--button", "Ann")
 WALK = ("d dh Bob ????", "d dh Ann ????", "Ann f")
-NEXT = "now: phase showdown, next: pay PLAYER AMOUNT or end"
+NEXT = "now: phase no showdown, next: pay PLAYER AMOUNT or end"
 
 
 def _walk(user) -> None:  # noqa: ANN001

@@ -206,13 +206,16 @@ class Revision:
     stood just before it (every earlier correction applied, this one not). What a later event
     of the session that took the hand's chips (the next hand's start of a player, a cash-out)
     found when it was recorded before this row: such an event stands as recorded, and the
-    difference is money owed (docs/CORRECTIONS.md "A correction after the chips moved on")."""
+    difference is money owed (docs/CORRECTIONS.md "A correction after the chips moved on").
+    ``voids``: the row is a ``hand_voided`` (else a correction: a void's own correction, the
+    rows it drops, comes just before it)."""
 
     position: int
     seq: int
     by: str
     reason: str
     before: HandFacts
+    voids: bool = False
 
     def renamed(self, names: Names) -> Revision:
         """The same revision, its players under their series names."""

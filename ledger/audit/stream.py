@@ -14,14 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import islice
+from typing import NamedTuple
 
 from ledger.audit.books import (
+    CashOutCheck,
     HandFacts,
     Revisions,
     Series,
     SeriesFold,
     SessionBook,
     SessionRow,
+    StartCheck,
 )
 from ledger.audit.checks import SESSION_WIDE, STORED, Check, Finding, Scope
 
@@ -47,6 +50,12 @@ class StreamAudit:
         self._hand_checks = [(c.run, c.rank) for c in self._checks[Scope.HAND]]
         self._found: list[tuple[int, int, int, Finding]] = []
         self._order: dict[str | None, int] = {}  # a session's place: its book's, in the fold
+        #: per session closed with a start or cash-out that followed a hand as it stood
+        #: before a correction appended since (:attr:`ledger.audit.books.StartCheck.as_stood`,
+        #: only with ``revised``): its hands and those checks, kept when its book drops them
+        #: (what the notes of the chips owed are made from:
+        #: :func:`replay.late_corrections.late_of_books`)
+        self.stood: dict[str | None, StoodBook] = {}
 
     def add(self, facts: HandFacts) -> None:
         """Fold one hand (ledger order) and run the hand checks on it."""
@@ -95,4 +104,19 @@ class StreamAudit:
         for check in self._checks[Scope.SESSION]:
             self._found.extend((rank, ords.get(d.hand or "", SESSION_WIDE), check.rank, d)
                                for d in check.run(book))
+        if self._fold.revised:  # rare: a hand corrected after later events took its chips
+            starts = [s for s in book.starts if s.as_stood]
+            cash_outs = [c for c in book.cash_outs if c.as_stood]
+            if starts or cash_outs:
+                self.stood[book.name] = StoodBook(book.hands, starts, cash_outs)
         book.hands, book.starts, book.cash_outs = [], [], []
+
+
+class StoodBook(NamedTuple):
+    """What a closed session's book keeps of a hand corrected after later events took its
+    chips (:attr:`StreamAudit.stood`): its ``hands`` (:class:`ledger.audit.books.HandFacts`,
+    ledger order) and the ``starts`` and ``cash_outs`` that followed a hand as it stood."""
+
+    hands: list[HandFacts]
+    starts: list[StartCheck]
+    cash_outs: list[CashOutCheck]

@@ -28,7 +28,13 @@ from ledger.store.streams import (
     shared_session,
 )
 from replay.sessions.payments import PLATFORM_LABEL
-from replay.sessions.state import alias_group, append_entry, open_state, series_names
+from replay.sessions.state import (
+    alias_group,
+    append_entry,
+    entry_said,
+    open_state,
+    series_names,
+)
 
 
 def add_alias(ledger: Any, name: str, other: str, session: str | None
@@ -190,7 +196,7 @@ def check_no_entries_under(ledger: Any, name: str, pid: str) -> None:
                     getattr(entry, k, None) for k in ("player", "payer", "payee")):
                 raise LedgerError(
                     f"{name} is the name PokerNow logged for {pid}, not an alias a host made: "
-                    f"entry {seq} of session {session} ({entry.type}) is written under it, and "
-                    f"ending it would split that entry from his hands; nothing recorded (a "
+                    f"entry {seq} ({entry_said(entry)}) of session {session} is written under "
+                    "it, and ending it would split that entry from his hands; nothing recorded (a "
                     f"wrong entry is amended or retracted: `handledger entry retract {session} "
                     f"{seq} --reason … --by …`)").keeping_names()

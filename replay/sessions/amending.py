@@ -24,7 +24,15 @@ from replay.sessions.seated_chips import (
     entry_place,
     seated_with_bought,
 )
-from replay.sessions.state import Place, SessionState, alias_group, append_entry, open_state
+from replay.sessions.state import (
+    Place,
+    SessionState,
+    alias_group,
+    append_entry,
+    closed_flag_on_open,
+    entry_said,
+    open_state,
+)
 from replay.sessions.statements import statement_to_retract
 
 
@@ -71,21 +79,18 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
 def corrected_line(session: str, seq: int, was: Any, now: Any, state: SessionState) -> str:
     """What ``entry retract`` or ``entry amend`` says of the entry at ``seq`` of ``session``
     (``was``: as it stood, ``now``: its replacement, None when retracted; ``state``: the
-    session's books, for its money): ``fri: entry 4 (buy_in) retracted``; amended, the entry
-    named with its player (a payment's payer and payee) and its amount before and after, in
-    chips for a buy-in or cash-out and in the session's money for a payment: ``fri: entry 5
-    (cash_out of Cy) amended: 300 → 350 chips``, ``fri: entry 7 (payment of Ann to Bob)
-    amended: 12.50 USD → 15.00 USD``."""
+    session's books, for its money), the entry named as every line names it
+    (:func:`replay.sessions.state.entry_said`): ``fri: entry 4 (buy-in of Bob) retracted``;
+    amended, with its amount before and after, in chips for a buy-in or cash-out and in the
+    session's money for a payment: ``fri: entry 5 (cash-out of Cy) amended: 300 → 350
+    chips``, ``fri: entry 7 (payment of Ann to Bob) amended: 12.50 USD → 15.00 USD``."""
     if now is None:
-        return f"{session}: entry {seq} ({was.type}) retracted"
+        return f"{session}: entry {seq} ({entry_said(was)}) retracted"
     if was.type == "payment":
-        from replay.sessions.payments import party
-
-        whose = f"{party(was.payer)} to {party(was.payee)}"
         amounts = f"{state.money(was.amount_minor)} → {state.money(now.amount_minor)}"
     else:
-        whose, amounts = was.player, f"{was.chips} → {now.chips} chips"
-    return f"{session}: entry {seq} ({was.type} of {whose}) amended: {amounts}"
+        amounts = f"{was.chips} → {now.chips} chips"
+    return f"{session}: entry {seq} ({entry_said(was)}) amended: {amounts}"
 
 
 def amended_warning(ledger: Any, session: str, seq: int, replacement: Any) -> str | None:
@@ -118,6 +123,9 @@ def correction_checked(ledger: Any, session: str, seq: int, value: str | None, *
         NotFound, MalformedInput, LedgerError: as :func:`correct_entry`.
     """
     state = open_state(ledger, session, allow_closed=True)
+    if closed:
+        closed_flag_on_open(state, session, f"entry {'retract' if value is None else 'amend'} "
+                            f"{session} {seq}{'' if value is None else ' ' + value} --closed")
     statement = statement_to_retract(ledger, session, seq, amending=value is not None,
                                      closed=closed, closed_session=state.closed)
     if statement is not None:  # a ledger statement: retracted whole, never amended
@@ -131,13 +139,12 @@ def correction_checked(ledger: Any, session: str, seq: int, value: str | None, *
         raise NotFound(f"{exc.message}; {hint}") from None
     replacement = None
     if value is not None:
-        where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
+        where = f"entry amend {session} {seq} ({entry_said(entry)})"
         if entry.type == "payment":
             replacement = amended(entry, money_written(value, where, state))
         else:
-            replacement = amended(entry, chips_written(
-                value, f"{where[:-1]} of {entry.player})", state,
-                least=int(entry.type == "buy_in")))
+            replacement = amended(entry, chips_written(value, where, state,
+                                                       least=int(entry.type == "buy_in")))
     check_correction(ledger, session, state, seq, replacement, text=value, beyond=beyond)
     fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
                             is None else replacement.model_dump(mode="json"))
@@ -158,7 +165,8 @@ def entry_to_correct(state: SessionState, session: str, seq: int, *, amending: b
     """
     entry = state.entries.get(seq)
     if entry is None:
-        listed = ", ".join(f"{s} {e.type}" + (" (retracted)" if s in state.retracted else "")
+        listed = ", ".join(f"{s} {entry_said(e)}" + (" (retracted)" if s in state.retracted
+                                                       else "")
                            for s, e in sorted(state.entries.items()))
         raise NotFound(f"session {session} has no buy-in, cash-out or payment at seq {seq}"
                        + (f" (its entries: {listed})" if listed else ""))
@@ -166,11 +174,11 @@ def entry_to_correct(state: SessionState, session: str, seq: int, *, amending: b
         doing = "amending" if amending else "retracting"
         raise LedgerError(
             f"session {session} is closed (its books were settled up at the close): "
-            f"{doing} its entry {seq} ({entry.type.replace('_', '-')} of {entry.player}) "
+            f"{doing} its entry {seq} ({entry_said(entry)}) "
             "changes them; nothing written; --closed records it anyway")
     if seq in state.retracted:
         raise LedgerError(
-            f"entry {seq} ({entry.type}) of session {session} is retracted already: "
+            f"entry {seq} ({entry_said(entry)}) of session {session} is retracted already: "
             + ("an amendment would bring it back; record the entry again instead (`handledger "
                f"history --session {session}` lists the entries)" if amending
                else "nothing to retract"))
@@ -231,7 +239,6 @@ def check_correction(ledger: Any, session: str, state: SessionState, seq: int,
             LedgerError: as above, naming the command as typed or ``place``'s words.
     """
     entry = state.entries[seq]
-    kind = entry.type.replace("_", "-")
     if replacement is None:
         if entry.type == "buy_in":
             was = state.amended.get(seq, entry).chips
@@ -243,21 +250,22 @@ def check_correction(ledger: Any, session: str, state: SessionState, seq: int,
             seated_with_bought(ledger, session, state, seq, 0, where, place=place,
                                retracting=True)
         return
-    where = f"entry amend {session} {seq} ({kind})" if place is None else place.words
+    where = (f"entry amend {session} {seq} ({entry_said(entry)})" if place is None
+             else place.words)
     if entry.type == "payment":
         if place is None:
             _payment_bounds(ledger, session, state, seq, replacement.amount_minor, where,
                             text or str(replacement.amount_minor), beyond=beyond)
     else:
-        who = f"{where[:-1]} of {entry.player})" if place is None else (
-            f"{where} ({kind} of {entry.player})")
+        who = where if place is None else f"{where} ({entry_said(entry)})"
         _amended_chips(ledger, session, state, seq, replacement.chips, who, place=place)
     now = state.amended.get(seq, entry)
     if replacement == now:
         said = (state.money(now.amount_minor) if now.type == "payment"
                 else f"{now.chips} chips")
         raise LedgerError(("" if place is None else f"{place.words}: ") + "changes nothing: "
-                          f"entry {seq} ({kind}) of session {session} is {said} already"
+                          f"entry {seq} ({entry_said(entry)}) of session {session} is {said} "
+                          "already"
                           + ("; nothing written" if place is None else ""))
 
 

@@ -19,6 +19,7 @@ from replay.sessions.state import (
     SessionState,
     alias_group,
     append_entry,
+    closed_flag_on_open,
     in_books,
     open_state,
     series_names,
@@ -53,7 +54,7 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
             a rebuy or top-up is given for a player with no buy-in there yet, ``before``
             names no hand of the session (:func:`hand_of_session`), the session is closed
             and ``before`` given without ``closed``, or ``closed`` given and the session
-            is open.
+            is open (:func:`replay.sessions.state.closed_flag_on_open`).
     """
     check_name(player)
     if closed and before is None:
@@ -64,10 +65,9 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
         prove_before_writing(ledger)
     names = series_names(ledger)  # an alias is his player's name here, as in the audit
     state = open_state(ledger, session, players=names, allow_closed=True)
-    if closed and not state.closed:
-        raise LedgerError(f"buyin {session} {player} --before {before} --closed: session "
-                          f"{session} is open: --closed is for a closed session's books; "
-                          "nothing written (leave out --closed)")
+    if closed:
+        closed_flag_on_open(state, session, f"buyin {session} {player} --before {before} "
+                            "--closed")
     if state.closed and before is None:
         raise LedgerError(
             f"session {session!r} is closed: it takes no more hands or buy-ins (one made before "
@@ -305,7 +305,8 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
             before it is read (:func:`ledger.store.proven.prove_before_writing`).
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
             that is not a whole number of chips;
-        NotFound: no such session; LedgerError: the session is closed (unless ``closed``),
+        NotFound: no such session; LedgerError: the session is closed (unless ``closed``)
+            or open with ``closed`` (:func:`replay.sessions.state.closed_flag_on_open`),
             he has no chips at the table (no buy-in, or cashed out already since his last
             buy-in), is seated in a hand of the session that is still open
             (:func:`_between_hands`), or the chips are more than the table holds
@@ -316,6 +317,8 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
         prove_before_writing(ledger)
     names = series_names(ledger)  # an alias is his player's name here, as in the audit
     state = open_state(ledger, session, allow_closed=True, players=names)
+    if closed:
+        closed_flag_on_open(state, session, f"cashout {session} {player} {chips} --closed")
     chips = chips_written(chips, f"cashout {session} {player}", state)
     if state.closed and not closed:
         raise LedgerError(

@@ -17,7 +17,13 @@ from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hand_units, money_hand, unended_hands, unnamed_money_hand
 from replay.ingest.units import currency_code
 from replay.sessions.amounts import chip_value_written
-from replay.sessions.state import append_entry, check_new_session_name, open_state, session_state
+from replay.sessions.state import (
+    append_entry,
+    check_new_session_name,
+    closed_flag_on_open,
+    open_state,
+    session_state,
+)
 
 
 def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
@@ -127,6 +133,8 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
     check_currency(currency)
     prove_before_writing(ledger)
     state = open_state(ledger, name, allow_closed=True)
+    if closed:
+        closed_flag_on_open(state, name, f"session set {name} --closed")
     unit = state.money(state.chip_value_minor)
     try:
         same = _kept_unit(state, chip_value, currency, decimals) == (

@@ -21,6 +21,7 @@ from replay.sessions.state import (
     append_entry,
     in_books,
     open_state,
+    party,  # a payment's side as a line names it (``pay`` prints it)
     series_names,
 )
 
@@ -247,11 +248,6 @@ def beyond_owed(ledger: Any, session: str, state: SessionState, by: str | None,
     except LedgerError as exc:
         return exc
     return None
-
-
-def party(name: str | None) -> str:
-    """A payment's side as a line names it: the player, or ``the house`` for None."""
-    return "the house" if name is None else name
 
 
 def within_house(ledger: Any, session: str, state: SessionState, minor: int, where: str, *,

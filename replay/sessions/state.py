@@ -189,6 +189,38 @@ def open_state(ledger: Any, name: str, *, allow_closed: bool = False,
     return state
 
 
+def party(name: str | None) -> str:
+    """A payment's side as a line names it: the player, or ``the house`` for None."""
+    return "the house" if name is None else name
+
+
+def entry_said(entry: Any) -> str:
+    """A book entry as every line names it, in poker's words: ``buy-in of Ann`` (a rebuy or
+    top-up too), ``cash-out of Cy``, ``payment of Ann to Bob`` (``the house`` for the rake's
+    side, :func:`party`), ``ledger statement`` (a platform's, ``platform_ledger``);
+    ``entry 4 (buy-in of Ann)`` with its seq."""
+    if entry.type == "payment":
+        return f"payment of {party(entry.payer)} to {party(entry.payee)}"
+    if entry.type == "platform_ledger":
+        return "ledger statement"
+    return f"{entry.type.replace('_', '-')} of {entry.player}"
+
+
+def closed_flag_on_open(state: SessionState, session: str, typed: str) -> None:
+    """Refuse ``--closed`` given to a write into ``session`` (``state``: its books) while it
+    is open: the flag lets a write into a closed session's books, settled up at the close
+    (docs/CORRECTIONS.md "A closed session's one rule"), and on an open one it says what is
+    not so.
+    ``typed``: the command as typed, ``--closed`` last.
+
+    Raises:
+        LedgerError: the session is open, naming it and the command; nothing written.
+    """
+    if not state.closed:
+        raise LedgerError(f"{typed}: session {session} is open: --closed is for a closed "
+                          "session's books; nothing written (leave out --closed)")
+
+
 def no_session(name: str, names: list[str], *, to_open: bool = True) -> NotFound:
     """The refusal of a command that needs session ``name``, which is none of the sessions
     ``names`` (the closest named): ``no session 'fri' (open it with `handledger session open
