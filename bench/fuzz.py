@@ -21,7 +21,7 @@ Three parts, each a count of tries and of failures (a failure is any broken prop
   cut) and read by ``verify``, ``show``, ``balances``, ``sql`` and ``import`` in real processes:
   exit 0, 1 or 2, one line, never a traceback or a crash.
 
-Run (documented in bench/RESULTS.md; the README reports the counts)::
+Run (documented in bench/RESULTS.md; docs/CHECKS.md reports the counts)::
 
     .venv/bin/python bench/fuzz.py --files 10000 --args 3000 --ledgers 200 --seed 1
 

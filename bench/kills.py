@@ -24,7 +24,7 @@ real process and sends it ``SIGKILL`` after a random part of its clean duration,
   payload; positions and times are not compared), and ``audit --json`` says what it said;
 * for some trials (``--to-end``) the rest of the script too, ending equal to the clean run.
 
-Run (the README reports the counts)::
+Run (docs/CHECKS.md reports the counts)::
 
     .venv/bin/python bench/kills.py --trials 120 --seed 1
     .venv/bin/python bench/kills.py --trials 60 --seed 2 --signal int   # Ctrl-C instead

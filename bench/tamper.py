@@ -30,7 +30,7 @@ forger with the file, DuckDB and the public row hash would (:data:`KINDS`):
   name or signature): plain ``verify`` (the file beside the ledger) and ``verify
   --against`` exit 1.
 
-Every command must print no traceback. Run (bench/RESULTS.md; the README reports the
+Every command must print no traceback. Run (bench/RESULTS.md; docs/CHECKS.md reports the
 counts)::
 
     .venv/bin/python bench/tamper.py --rounds 20 --seed 1

@@ -90,7 +90,7 @@ def unbalanced_lines(sums: list[dict[str, Any]], rake: Sequence[dict[str, Any]] 
     can be; when the rake the table took (``rake``, the rows of the rake lines above it:
     :func:`ledger.audit.player_balances.rake_taken`) is the whole of it, that it is the rake,
     with no pointer to the audit (a hand paid its pots less the rake is no audit finding:
-    README "A home game's rake")."""
+    docs/LIVE.md "A home game's rake")."""
     from ledger.audit.money_units import chip_unit_text
 
     out = []
@@ -195,7 +195,7 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
     on``); with a transfer of the house, a line saying what it is owed and how a payment
     to it is recorded (in a session: the rake of hands of no session has none to name, and
     the line says so), and, when it pays back what it was paid beyond the rake, the ``pay``
-    that records each payment back (``handledger pay g rake Bob 2.00``; README "settle").
+    that records each payment back (``handledger pay g rake Bob 2.00``; docs/LIVE.md "settle").
     ``session``: the session settled (``settle --session``), None for the whole ledger.
     ``waiting``: how many sessions were left unsettled, a hand of each still in progress
     (their lines follow, :func:`waiting_lines`): with no transfer, the count line says the
@@ -292,7 +292,7 @@ def settle_each_text(blocks: list[tuple[str, list[Any], Any]], loose: int) -> st
     """``settle`` of a ledger whose sessions count money of different units: a block per
     session, under ``session s01:``, each in its own unit as ``settle --session`` gives it
     (:func:`settle_text`), then a line on the ``loose`` hands of no session, which no ``pay``
-    records and no session's money counts: not settled here (README "settle")."""
+    records and no session's money counts: not settled here (docs/LIVE.md "settle")."""
     out = []
     for name, transfers, books in blocks:
         out += [f"session {name}:",

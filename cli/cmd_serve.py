@@ -17,7 +17,7 @@ from ledger.model.errors import MalformedInput, NotFound
               metavar="SECONDS", help="Stop after this many seconds without a command "
               "(default: run until stopped).")
 def serve(stop: bool, idle: float | None) -> None:
-    """Keep handledger loaded: later commands skip loading Python's libraries (a third of the time).
+    """Keep handledger loaded: later commands skip loading Python's libraries (under half the time).
 
     Runs in the foreground until Ctrl-C, `handledger serve --stop` or --idle. Every
     handledger command of this user (in any shell, on any ledger) is then run by a process

@@ -108,7 +108,7 @@ class Context:
         checks them itself, as ``verify`` and ``checkpoint`` do, in their own words).
         ``checks``: the command's preconditions that need no ledger file (its arguments, what
         a ledger with no rows refuses), run before a missing file is made: what they refuse
-        leaves no file, and none was ever made (README "reads never write").
+        leaves no file, and none was ever made (docs/COMMANDS.md "reads never write").
 
         Raises:
             NotFound: no ledger file; LedgerBusy, LedgerError: it cannot be opened; whatever
@@ -177,7 +177,7 @@ class Context:
         """The last resort after a refused or interrupted write (an expected failure, a
         non-zero exit, Ctrl-C): the ledger file this command made removed again, with its
         write-ahead log and DuckDB's temporary folder (``<file>.tmp``), when it holds no
-        event, so that a refused write leaves no file (README "reads never write") and an
+        event, so that a refused write leaves no file (docs/COMMANDS.md "reads never write") and an
         interrupted one writes all or nothing.
 
         What can be checked without the file is checked before it is made (``checks`` of

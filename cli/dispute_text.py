@@ -250,7 +250,7 @@ def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
     corrected (or voided) hand (:class:`replay.whatif.Downstream`), as ``correct``, ``undo``
     and ``void`` print them, each later hand's followed by what makes it follow: a correction
     of its start (``--replace 1`` by its ``hand_started`` event with the stacks the books
-    expect, README "What is in the ledger")."""
+    expect, docs/LEDGER.md "What is in the ledger")."""
     lines: list[str] = []
     hands: dict[str, list[Any]] = {}
     for d in downstream:

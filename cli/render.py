@@ -67,7 +67,7 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
     """A readable table per hand and one sentence per pot; ``names`` renames players (a
     platform id to the name he played under: :class:`cli.names.Names`). Drawn as rich draws
     it (:class:`cli.grid.Sheet`). Its ``net`` and ``final`` are the books' (as the table
-    paid: :attr:`HandReplay.paid_net`, README "Net has one meaning everywhere"); where the
+    paid: :attr:`HandReplay.paid_net`, docs/BOOKS.md "Net has one meaning everywhere"); where the
     rules' differ (a wrong or short payout, a rake the hand does not record) a line under the
     table gives them; a DISCREPANCY line per difference from the rules, none for the rake
     the hand records when the table paid the pots less it (a note says what it kept). Its
@@ -104,7 +104,7 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
         sheet.print(f"  DISCREPANCY: {label(d.sentence())}")
     for d in r.rake_kept:  # paid the pots less the rake: as the rules give
         sheet.print(f"  note: {label(d.sentence())}")
-    for note in r.notes:  # a short raise names its player (README, "PokerNow")
+    for note in r.notes:  # a short raise names its player (docs/FORMATS-IMPORT.md, "PokerNow")
         sheet.print(f"  note: {label(note)}")
     return sheet.text()
 
@@ -124,7 +124,7 @@ def replay_counts(counts: dict[str, int], *, chain_checked: bool = True) -> str:
     return line if chain_checked else f"{line} {UNCHECKED}"
 
 
-#: What a replay that saves nothing did not check (README "Tampering").
+#: What a replay that saves nothing did not check (docs/LEDGER.md "Tampering").
 UNCHECKED = "(the hash chain not checked: `handledger verify`)"
 
 

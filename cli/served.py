@@ -1,6 +1,6 @@
 """A ``handledger`` command handed to a running ``handledger serve`` (:mod:`cli.server`), which
 has Python's libraries loaded already and runs the command in a process forked for it: a
-command takes about a third of the time it takes in a process of its own.
+command takes less than half the time it takes in a process of its own (docs/SPEED.md).
 
 This module is the client side and the protocol both sides share. It imports only the
 standard library, since it runs before anything else in every ``handledger`` process

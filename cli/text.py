@@ -11,7 +11,7 @@ from typing import Any
 
 #: What a clean audit did not check: the books are the derived tables, caught up from the
 #: rows that moved, and no read walks the hash chain (a second of CPU per hundred thousand
-#: rows, README "Tampering"): a row edited in place is ``verify``'s to find.
+#: rows, docs/LEDGER.md "Tampering"): a row edited in place is ``verify``'s to find.
 CLEAN_SCOPE = " in the books as stored (the hash chain not checked: `handledger verify`)"
 #: What a clean audit of an exported Parquet dataset checked: ``dask-replay`` proves the
 #: events' hash chain before it replays them (:mod:`replay.parquet_chain`).

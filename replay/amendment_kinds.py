@@ -1,5 +1,5 @@
 """What the host did to each amended hand, by the writes of its stream: ``correct``, ``undo``
-or ``void`` (README "disputes"), as the report's pages label them.
+or ``void`` (docs/COMMANDS.md "disputes"), as the report's pages label them.
 
 A hand's rows written together share their ``recorded_at`` (one write: what ``undo`` takes
 back, :func:`replay.corrections.last_write`). A void of an ended hand is one write of a

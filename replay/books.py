@@ -317,7 +317,7 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     own players (:func:`settlement.settlement_by_session`: a payment settles a session), in
     one money; where the hands read count money of different currencies or decimals, each
     session in its own (:func:`settlement.settlement_each`, :class:`Settled`'s ``blocks``:
-    README "settle"), a session with a hand still in progress left out and named in
+    docs/LIVE.md "settle"), a session with a hand still in progress left out and named in
     :class:`Settled`'s ``waiting``; a line to ``unbalanced`` per session whose chips do not
     follow its books (cash-outs, stacks: :func:`_unbalanced_lines`), and one per correction
     appended after later events took the hand's chips as it stood, with the chips it leaves
@@ -401,7 +401,7 @@ def _unbalanced_lines(findings: list[Any], closed: set[str] | frozenset[str] = f
     ``session_balance`` and ``stack_continuity`` findings): cash-outs that are not the chips
     its hands leave, a hand started with a stack the previous one did not leave (a rebuy not
     recorded, or a buy-in recorded wrong: :func:`_stack_fixes`). Settle goes by the hands'
-    nets (README, "Net has one meaning everywhere"), so what it asks for may not be what the
+    nets (docs/BOOKS.md, "Net has one meaning everywhere"), so what it asks for may not be what the
     players put on the table. ``closed``: the sessions
     closed, whose missing rebuy the command takes with ``--closed``."""
     what = {"session_balance": ("cash-outs differ from the chips its hands leave",

@@ -188,7 +188,7 @@ def build_correction(
 
 def refuse_under_void(hand: str, events: Sequence[Any], correction: ev.Correction) -> None:
     """Refuse ``correction`` of ``hand`` (``events``: its stream) when the hand is voided with
-    it and without: a voided hand moves no chip (README "correct" and "void"), so the
+    it and without: a voided hand moves no chip (docs/CORRECTIONS.md "correct" and "void"), so the
     correction, or a what-if of it, would change nothing in the books. A stream that does not
     fold as it stands is left to the correction that repairs it.
 
@@ -241,7 +241,7 @@ def _shown_kept(events: Sequence[Any], before: Sequence[Any],
 def _same_session(events: Sequence[Any], spec: ChangeSpec, new: Any) -> None:
     """Refuse a ``hand_started`` that names another session than the hand's: a correction
     does not move a hand between sessions (each session's books count the hands recorded in
-    it, README "sessions and the books"), and importing the hand again with ``--session``
+    it, docs/COMMANDS.md "sessions and the books"), and importing the hand again with ``--session``
     adds nothing, the hand being in the ledger already (README "import"). The host's way for
     a hand read from a file is a new ledger that imports the file with ``--session``; for a
     hand recorded live (no file in its ``source``), voiding it and recording it again in the

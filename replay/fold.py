@@ -134,7 +134,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     hand once; this settles and compares it without folding it again; ``result``:
     ``settle(state)`` when the check made it already). A hand still in
     progress (``open``) has no discrepancy: its payouts recorded so far are compared with the
-    rules in a note only, and count once it ends (README, "Net has one meaning everywhere").
+    rules in a note only, and count once it ends (docs/BOOKS.md, "Net has one meaning everywhere").
 
     Raises:
         IllegalAction: as :func:`replay_events`.
@@ -208,7 +208,7 @@ def _unplayed_notes(status: str, carried: int) -> list[str]:
 def _in_progress_note(hand: str, found: Sequence[Discrepancy]) -> str:
     """The note of a hand still in progress whose payouts recorded so far differ from the
     rules: each difference once (without its ``hand X:``), as a preview. Its payouts count
-    once it ends (README, "Net has one meaning everywhere"), so they are no discrepancy yet:
+    once it ends (docs/BOOKS.md, "Net has one meaning everywhere"), so they are no discrepancy yet:
     ``audit``, ``replay``'s count and exit code and the derived tables check them then."""
     prefix = f"hand {hand}: "
     said = "; ".join(dict.fromkeys(d.sentence().removeprefix(prefix) for d in found))

@@ -1,6 +1,6 @@
 """A replayed hand (:class:`HandReplay`): the engine's result of its pots and awards beside
 what the table recorded paying, the discrepancies between them, and each player's net as the
-rules and as the books count it (README, "Net has one meaning everywhere").
+rules and as the books count it (docs/BOOKS.md, "Net has one meaning everywhere").
 
 :func:`replay.fold.replay_events` makes one; :meth:`HandReplay.as_json` is its stable JSON
 shape (``replay --json``). Chips are integers throughout.
@@ -68,7 +68,7 @@ class HandReplay:
     def differences(self) -> tuple[Discrepancy, ...]:
         """The discrepancies that make the hand paid differently from the rules: all of
         them, but none when the only one is the rake the table kept (its payouts are the
-        rules' result less the rake: README "A home game's rake";
+        rules' result less the rake: docs/LIVE.md "A home game's rake";
         :func:`ledger.audit.rake_count.rake_alone`, as the audit's ``rake`` check reads it).
         ``replay``'s count and exit status, ``run``'s problems and its DISCREPANCY lines
         read these."""
@@ -83,7 +83,7 @@ class HandReplay:
         :func:`replay.compare.legal_split`), each in a sentence as ``state`` and ``replay``
         name them (``hand w1: Ann was paid 0, the rules give 6 (-6)``): what ``act … end``,
         ``correct`` and ``undo`` warn of, the hand recorded still (the table's payout, or the
-        host's correction, is history: README "Net has one meaning everywhere"). None for
+        host's correction, is history: docs/BOOKS.md "Net has one meaning everywhere"). None for
         the rake the hand records (what the table kept, not a payout the rules contradict)
         nor while it is in play (no discrepancy until it ends)."""
         return tuple(d.sentence() for d in self.discrepancies
@@ -114,7 +114,7 @@ class HandReplay:
         showdown is verifiable; from the recorded payouts when it is not (their feasibility
         is reported as discrepancies); an unverifiable hand with no payouts nets only its
         returned chips. A hand still in progress (``open``) has nobody paid yet: each player's
-        net is minus what he put in so far (README, "Net has one meaning everywhere"), the
+        net is minus what he put in so far (docs/BOOKS.md, "Net has one meaning everywhere"), the
         rules' result of its pots counts once it ends. A hand that records a rake: the rules'
         result once it is taken (:attr:`due`)."""
         r = self.result
@@ -131,7 +131,7 @@ class HandReplay:
     def won(self) -> dict[str, int]:
         """Each player's chips won from the pots by the rules (no returned uncalled bet): the
         awards of the pots less the rake the hand records (:attr:`raked`), else of the whole
-        pots (README, "A home game's rake")."""
+        pots (docs/LIVE.md, "A home game's rake")."""
         if self.due is None:
             return dict(self.result.awards)
         back = self.result.returned
@@ -206,7 +206,7 @@ class HandReplay:
         return {p: paid[p] - put_in[p] for p in self.result.players}
 
     def as_json(self) -> dict[str, Any]:
-        """The stable JSON shape of the hand (``replay --json``; README, "replay --json"):
+        """The stable JSON shape of the hand (``replay --json``; docs/COMMANDS.md, "replay --json"):
         hand, session, game, status, verifiable, pots (amount, eligible, awards, carried,
         explanation), returned, carried, net, final_stacks, recorded, discrepancies (player,
         recorded, recomputed, diff, kind, message), declarations, notes. Chips throughout, and

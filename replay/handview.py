@@ -74,11 +74,11 @@ class PayoutLine:
     """One player's end of the hand, in chips: ``start`` stack, ``put_in`` (antes, blinds and
     bets), ``returned`` (uncalled, RULES.md §1.4), ``won`` (awards), ``rules`` = won +
     returned (what the rules push to him; None when the showdown is not verifiable; ``won``
-    of the pots less the rake the hand records, README "A home game's rake"), ``paid``
+    of the pots less the rake the hand records, docs/LIVE.md "A home game's rake"), ``paid``
     (what the table pushed; None when it recorded nothing), ``diff`` = paid − rules (None
     without both), ``net`` and ``final`` stack as the table paid them, the books' values
     (:attr:`replay.hand_replay.HandReplay.paid_net`: paid − put in, final = start + net; the rules'
-    net where the payouts are unknown; README, "Net has one meaning everywhere"), so a rake
+    net where the payouts are unknown; docs/BOOKS.md, "Net has one meaning everywhere"), so a rake
     or a wrong payout shows in them, the rules' side in ``won``, ``rules`` and ``diff``; of a
     hand still in play (status ``open``), ``net`` and ``final`` are as the table stands now
     (paid so far − put in, the seat's stack at the last step), which the books count once
@@ -341,13 +341,13 @@ def _version(kind: str, events: list[Any], session: str | None) -> Version:
     r = replay_events(events, session=session, original=original)
     res = r.result
     # the rake, once the rules' side is the pots less it, is no player's difference: a
-    # payout wrong beside it is a finding of its own (README, "A home game's rake"); a hand
+    # payout wrong beside it is a finding of its own (docs/LIVE.md, "A home game's rake"); a hand
     # paid its pots less the rake has none, the rake kept a note (as `replay` and `show`)
     wrong = {d.player for d in r.differences if d.kind != "rake" or r.due is None}
     net = r.paid_net  # the books' net: what the table paid minus what he put in
     if res.status == "open":  # in play: as the table stands now, the seats' stacks
         net = {s.player: s.stack - res.starting[s.player] for s in steps.last.seats}
-    won = r.won  # of the pots less the rake the hand records (README, "A home game's rake")
+    won = r.won  # of the pots less the rake the hand records (docs/LIVE.md, "A home game's rake")
     lines = []
     for p in res.players:
         rules = won[p] + res.returned.get(p, 0) if res.verifiable else None

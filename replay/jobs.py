@@ -70,7 +70,7 @@ def run_folder(ledger: Any, directory: Path, *,
     :func:`ledger.store.anchor.own_checkpoints`). ``imported``: the import's report to count
     into (:func:`import_paths`'s ``report``). A ledger that already holds rows is checked as
     ``verify`` checks it before anything is imported; an empty one after the import, before
-    the replay (README "Tampering").
+    the replay (docs/LEDGER.md "Tampering").
 
     Raises:
         ChainBroken, LedgerCorrupt: the file's chain breaks or a block fails its checksum

@@ -340,7 +340,7 @@ def raked_pay_within_the_pots(state: HandState, event: ev.RecordedPayout, result
     AMOUNT``) that takes the pot chips the plain payouts pay (:func:`pot_chips_paid`) and the
     rake above the pots: the rest of the chips in the middle is an uncalled bet, never
     raked, and is given back marked returned (``returned PLAYER AMOUNT``, RULES.md §1.2-1.4;
-    README, "A home game's rake"). A hand with no rake, or a payout marked returned, is not
+    docs/LIVE.md, "A home game's rake"). A hand with no rake, or a payout marked returned, is not
     checked here (:func:`rake_within_the_pots`, :func:`within_uncalled_bet`), nor one that
     returns no uncalled bet (:func:`over_the_pot`).
 
@@ -580,7 +580,7 @@ def hand_rake(state: HandState) -> int:
     """The rake ``state``'s hand records, in chips: the one recorded at the table (``rake
     AMOUNT``), else its file's (PHH's ``rake``, a site's summary:
     :func:`replay.rake.filed_rake`), 0 when none. A correction holds a file's rake to the
-    rules a live one is held to (README, "A home game's rake")."""
+    rules a live one is held to (docs/LIVE.md, "A home game's rake")."""
     if state.rake is not None:
         return state.rake
     source = state.started.source or {}

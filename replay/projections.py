@@ -133,7 +133,7 @@ def not_rolled_back(ledger: Any, top: int, refused: str = "the books are not sav
                     ) -> None:
     """Refuse to save derived tables into a ledger file (``ledger`` open for writing; its last
     row at position ``top``) that does not extend the last checkpoint of its own checkpoints
-    file, as every write refuses it, in ``checkpoint``'s words (README "Anchoring it";
+    file, as every write refuses it, in ``checkpoint``'s words (docs/LEDGER.md "Anchoring it";
     :func:`ledger.store.rolledback.check_not_rolled_back`): ``refused`` says what is not
     done. A ledger read-only, or with its tables in memory, writes nothing and is not checked.
 

@@ -104,7 +104,7 @@ def not_paid_back(uncalled: Mapping[str, int], paid: Sequence[Any]) -> dict[str,
     A file that pays uncalled bets back (PokerStars' ``Uncalled bet ($0.10) returned``, a
     JSON-lines payout with ``returned``) says itself what was paid back and left nothing
     out: a return short of the rules' uncalled bet, or a payout short by as much, is short
-    (a ``payout`` finding, README "Bad input"), never the site's convention.
+    (a ``payout`` finding, docs/IMPORTING.md "Bad input"), never the site's convention.
 
     >>> from types import SimpleNamespace as P
     >>> not_paid_back({"Ann": 10, "Bob": 0}, [P(player="Ann", amount=10, returned=True)])
@@ -244,7 +244,7 @@ def _rake_beside_uncalled(found: list[Discrepancy], payouts: list[Discrepancy],
 
 def raked_pot_winners(result: Any, rake: int) -> list[str]:
     """The players (in seat order) the rules award the pots a rake of ``rake`` chips comes
-    from, main pot first (README "A home game's rake"), before it is taken."""
+    from, main pot first (docs/LIVE.md "A home game's rake"), before it is taken."""
     left, won = rake, set()
     for pot in result.pots:
         if left <= 0:
@@ -346,7 +346,7 @@ def less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | None = 
     """The rules' payouts of the hand ``result`` settles (``state``: the engine's state that
     settled it) with a rake of ``rake`` chips taken out of its pots before they are awarded:
     a ``{player: chips}`` of awards and returned uncalled bets, each player's due once the
-    table takes its rake (README, "A home game's rake"). The rake comes out of the pots only,
+    table takes its rake (docs/LIVE.md, "A home game's rake"). The rake comes out of the pots only,
     main pot first (an uncalled bet is returned, never raked: RULES.md §1.2-1.4), or as
     ``taken`` says, the chips it took from each pot in the order of ``result.pots`` (a site's
     summary: :func:`site_pot_rakes`), and each pot is then awarded as the rules award it

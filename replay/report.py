@@ -24,7 +24,7 @@
   last, its session's chip value, what its signatures' check said and its late-correction
   notes, which later hands of its session move), so a page can be kept
   when its key has not changed;
-* the signatures (README, "Anchoring it"), checked by the code ``audit --keys`` and
+* the signatures (docs/LEDGER.md, "Anchoring it"), checked by the code ``audit --keys`` and
   ``verify`` use: every signed correction, void and undo
   (:func:`ledger.audit.signatures.signed_amendments`), and the ledger's own checkpoints file
   as ``verify --against`` checks it (:func:`ledger.store.anchor.own_checkpoints`), each

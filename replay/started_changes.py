@@ -1,7 +1,7 @@
 """What a correction of a hand's ``hand_started`` changed, field by field, in words
 (``seat Ann's stack 100 → 110``, ``button Ann → Bob``, ``session none → friday``): the lines
 ``history`` and ``view`` give a replaced start, whose few words (``hand_started g2``) are the
-same before and after (README "Corrections", FORMATS.md §1).
+same before and after (docs/CORRECTIONS.md "Corrections", FORMATS.md §1).
 """
 
 from __future__ import annotations

@@ -146,7 +146,7 @@ def same_rules(before: HandReplay, after: HandReplay) -> bool:
     """Whether the rules' result of the two hands is the same, known or not: the same pots
     (amounts, eligible players, awards), the same chips put in and returned and the same
     pots less the rake the hand records (:attr:`replay.hand_replay.HandReplay.due`; a raked
-    hand's rules result is the pots less the rake, README "A home game's rake"): a correction
+    hand's rules result is the pots less the rake, docs/LIVE.md "A home game's rake"): a correction
     of the payouts only, the rake left as it was."""
     b, a = before.result, after.result
     return (b.status == a.status and b.pots == a.pots and b.contributions == a.contributions

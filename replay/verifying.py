@@ -12,7 +12,7 @@
   catches them up: :mod:`replay.books`), row for row. The tables carry a digest of their
   contents, but anyone with the file can recompute it after editing them, and ``audit``,
   ``settle``, ``balances`` and ``sql`` trust tables whose digest matches; only a replay tells
-  books that are not the events' (README "Tampering"). So are the views the reads query
+  books that are not the events' (docs/LEDGER.md "Tampering"). So are the views the reads query
   (``standings``, ``player_session_results``…), which no digest covers: each must be the
   one handledger writes.
 
@@ -110,7 +110,7 @@ def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
     """Check ``ledger`` (open read-only) as the module doc says: its blocks first, then the
     chain, the signatures and, when the chain is intact, its derived tables (``jobs`` as
     :func:`replay.projections.rebuild`); with ``own``, the ledger's own checkpoints file as
-    well, when there is one (README "Anchoring it": a rollback or a rewrite that recomputed
+    well, when there is one (docs/LEDGER.md "Anchoring it": a rollback or a rewrite that recomputed
     the chain passes every other check).
 
     A stored event the replay cannot read (its payload rewritten, the chain made again) is

@@ -1,6 +1,6 @@
 """A hand started beside another of its session still in play, as a ledger written before
 ``hand start`` refused that holds it (or an import stores it: a file's hands come as its table
-played them, README "sessions and the books"): :func:`started_beside` appends the hand
+played them, docs/COMMANDS.md "sessions and the books"): :func:`started_beside` appends the hand
 ``hand start`` would, without the refusal (:func:`replay.live.continuity.not_in_play`), so
 that what reads such a ledger (``void``, ``undo``, an import going on with it) is tested."""
 

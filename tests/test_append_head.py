@@ -163,7 +163,7 @@ def test_a_last_row_linked_to_no_stored_row_is_refused(two_hands: Ledger) -> Non
 
 
 def test_a_row_edited_before_the_last_is_left_to_verify(two_hands: Ledger) -> None:
-    """What each write does not check (README "Tampering"): row 5 edited in place, the last
+    """What each write does not check (docs/LEDGER.md "Tampering"): row 5 edited in place, the last
     row intact. The append goes on; ``verify`` (and checkpoint, session close, a saving replay
     or run) names row 5."""
     _edit_in_place(two_hands, 5, '"player":"bob"', '"player":"alice"')

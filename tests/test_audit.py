@@ -245,3 +245,33 @@ def test_zero_sum_groups_save_transfers_where_greedy_does_not() -> None:
 def test_unbalanced_nets_cannot_be_settled() -> None:
     with pytest.raises(ValueError, match="sum to"):
         fewest_transfers({"a": 1})
+
+
+def test_unsettled_names_a_closed_session_nobody_paid_only_when_asked(run) -> None:  # noqa: ANN001
+    """docs/COMMANDS.md, audit's options: Ann and Bob buy in 10 chips of 1.00 USD, Ann folds
+    her small blind 1 to Bob's big blind (Bob paid 3), cash-outs 9 and 11, closed: Ann owes
+    Bob 1.00 USD. No payment recorded: ``audit`` is clean, exit 0; ``--unsettled`` names it,
+    exit 1. After a payment of 0.50 the rest is a ``settlement`` finding of a plain audit."""
+    for argv in (("session", "open", "s", "--chip-value", "1", "--currency", "USD"),
+                 ("buyin", "s", "Ann", "10"), ("buyin", "s", "Bob", "10"),
+                 ("hand", "start", "--session", "s", "--hand", "h", "--game", "NT", "--stakes",
+                  "1/2", "--seats", "Ann:10,Bob:10", "--button", "Ann"),
+                 ("act", "h", "d dh Bob ????"), ("act", "h", "d dh Ann ????"),
+                 ("act", "h", "Ann f"), ("act", "h", "pay Bob 3"), ("act", "h", "end"),
+                 ("cashout", "s", "Ann", "9"), ("cashout", "s", "Bob", "11"),
+                 ("session", "close", "s")):
+        assert run(*argv).exit_code == 0, argv
+    clean = run("audit")
+    assert (clean.exit_code, clean.output.split(";")[0]) == (
+        0, "audit clean: 1 hand(s) in 1 session(s)")
+    asked = run("audit", "--unsettled")
+    assert (asked.exit_code, asked.output.splitlines()) == (1, [
+        "unsettled: session s: payments come to 0.00 USD for Ann but Ann's net calls for "
+        "-1.00 USD (+1.00 USD): Ann must still pay Bob 1.00 USD [session s, player Ann; "
+        "expected -100, actual 0]",
+        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (unsettled 1)"])
+    assert run("pay", "s", "Ann", "Bob", "0.50").exit_code == 0
+    rest = run("audit")
+    assert (rest.exit_code, rest.output.splitlines()[-1]) == (
+        1, "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (settlement 1)")
+    assert "Ann must still pay Bob 0.50 USD" in rest.output

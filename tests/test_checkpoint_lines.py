@@ -1,7 +1,7 @@
 """`verify --against` takes the lines of a file that hold a checkpoint and passes over the
 chat around them, takes a whole chat line pasted as the argument, and names the first position
 where the ledger parts from a pasted line when the ledger's own checkpoints file marks the
-rows (README, "Anchoring it"; :mod:`ledger.store.checkpoint`, :mod:`ledger.store.anchor`).
+rows (docs/LEDGER.md, "Anchoring it"; :mod:`ledger.store.checkpoint`, :mod:`ledger.store.anchor`).
 
 The ledger: hand h1 of :func:`tests.test_import_signatures.hand` (9 rows) checkpointed, then
 hand h2 (rows 10-18) checkpointed; an older copy (9 rows) put back. A signed chat line is

@@ -1,4 +1,4 @@
-"""A ``session close`` killed between its commit and its checkpoint (README "Anchoring it"):
+"""A ``session close`` killed between its commit and its checkpoint (docs/LEDGER.md "Anchoring it"):
 the session is closed, but LEDGER.checkpoints holds no record of its close (a file without
 any is said apart: tests/test_checkpoints_truth.py). ``session list``
 and ``verify`` name the missing checkpoint with the command that takes it; ``session close``

@@ -1,5 +1,5 @@
 """A hand converted into a session's chips stores a unit that says what its chips are worth
-(README, "Chips of different values"; replay/ingest/units.py): a chip of one minor unit with
+(docs/BOOKS.md, "Chips of different values"; replay/ingest/units.py): a chip of one minor unit with
 its currency's ISO 4217 decimals (a cent: USD, 2 decimals; a fils: KWD, 3), a larger chip as
 ``minor_per_chip`` (0.05 USD: 5; 100 JPY: 100), its file's rake as money of that unit. So a
 hand exported alone (JSON lines or PHH) and imported into a fresh ledger, which has no

@@ -1,5 +1,5 @@
 """A correction that takes away (or adds) a hand's rake moves the rules' result: a raked
-hand's result by the rules is the pots less the rake (README, "A home game's rake"), so
+hand's result by the rules is the pots less the rake (docs/LIVE.md, "A home game's rake"), so
 ``whatif`` and ``correct`` say what moved by the rules as ``balances`` then shows it."""
 
 from __future__ import annotations

@@ -238,16 +238,24 @@ def test_stud_limit_and_declare_options_at_hand_start(run, db) -> None:  # noqa:
 
 
 def test_the_scripted_dispute_runs(tmp_path) -> None:  # noqa: ANN001
+    """The script builds its ledger at the path given, deleting a file there first."""
     import os
     import subprocess
     import sys
 
+    from tests.test_live_table import one_shot
+
     script = DATA / "dispute" / "dispute.sh"
     env = {**os.environ, "HANDLEDGER": str(Path(sys.executable).with_name("handledger"))}
-    out = subprocess.run(["sh", str(script), str(tmp_path / "d.duckdb")], env=env,
+    ledger = tmp_path / "d.duckdb"
+    ledger.write_text("an old file at the path given\n")  # docs/LIVE.md: deleted first
+    out = subprocess.run(["sh", str(script), str(ledger)], env=env,
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert "replay exit 1" in out and "replay exit 0" in out and "verify exit 0" in out
     assert "change in net: Ann +300, Bob -300; by the rules: unchanged" in out
+    code, out, _ = one_shot(ledger, "replay")  # the ledger is the one at the path given
+    assert (code, out.splitlines()[-1]) == (0, "1 hand(s) replayed: 0 paid differently from "
+                                               "the rules, 0 showdown(s) not verifiable")
 
 
 def test_payout_correction_downstream_follows_what_was_paid(run) -> None:  # noqa: ANN001

@@ -28,7 +28,7 @@ from replay.ingest.pipeline import import_paths
 from replay.late_corrections import late_corrections
 from replay.partition import HAND_TABLES
 from replay.projections import rebuild
-from tests.conftest import SHARED
+from tests.conftest import ROOT, SHARED
 from tests.copies import copy_ledger
 
 TABLES = (*HAND_TABLES, *AUDIT_TABLES)
@@ -226,9 +226,9 @@ def test_a_pokernow_log_in_an_opened_session_has_its_names_on_dask(
 
 
 def _late_corrections(run: Any) -> None:
-    """Two sessions whose chips moved on before a correction (README "A correction after the
-    chips moved on"): sat (tests/test_correction_continuity.py: h1 won by Ann's aces, Ann
-    100+2; Bob 100-2, rebuys 50; h2 dealt on that, Ann 102, Bob 148; Bob folds his blind:
+    """Two sessions whose chips moved on before a correction (docs/CORRECTIONS.md "A correction
+    after the chips moved on"): sat (tests/test_correction_continuity.py: h1 won by Ann's aces,
+    Ann 100+2; Bob 100-2, rebuys 50; h2 dealt on that, Ann 102, Bob 148; Bob folds his blind:
     cash-outs Ann 103, Bob 147), h1 then corrected to pay Bob; sun, the same hand x1 between
     Cy and Dee (Cy 102, Dee 98 cashed out), then corrected to pay Dee."""
     from tests.test_correction_continuity import H1, _two_hands
@@ -526,3 +526,17 @@ def test_dask_replay_names_the_chips_of_a_sessions_finding_as_audit_does(tmp_pat
     assert result.exit_code == 1, result.output
     # every finding as audit prints it, NewGuy's among them
     assert result.output.splitlines()[1:-1] == audit.output.splitlines()
+
+
+def test_the_documented_install_is_the_clones_dask_extra() -> None:
+    """docs/DASK.md installs Dask into the clone's install (handledger is on no package index,
+    so ``pip install 'handledger[dask]'`` finds nothing): its one pip line is ``pip install -e
+    '.[dask]'``, and pyproject's ``dask`` extra holds the two packages the replay imports."""
+    import tomllib
+
+    doc = (ROOT / "docs" / "DASK.md").read_text(encoding="utf-8")
+    assert [line.split("#")[0].strip() for line in doc.splitlines()
+            if line.startswith("pip install")] == ["pip install -e '.[dask]'"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert [d.split(">=")[0] for d in project["optional-dependencies"]["dask"]] == [
+        "dask[dataframe]", "distributed"]

@@ -1,4 +1,4 @@
-"""A file is read as what its content is, whatever its name (README, "import": found by
+"""A file is read as what its content is, whatever its name (docs/IMPORTING.md, "import": found by
 content): a PokerStars history named ``.jsonl``, a PokerNow log named ``.phh`` and a PHH hand
 named ``.jsonl`` import as they do under their own names, in one process or with workers; a
 text file named ``.jsonl`` that is none of the formats is one error line, not one a line.

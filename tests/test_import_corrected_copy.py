@@ -1,5 +1,5 @@
 """An edited copy of a corrected hand is refused naming its difference from the hand as its
-corrections make it (README, "Formats": "as its corrections make it, the table paid
+corrections make it (docs/FORMATS-IMPORT.md, "Formats": "as its corrections make it, the table paid
 otherwise: …"), never a row a correction or an undo replaced; the copy equal to the corrected
 hand (its PHH export) is already in the ledger."""
 

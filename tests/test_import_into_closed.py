@@ -1,5 +1,5 @@
 """Nothing of an import goes into a closed session (RULES.md §1.1: a closed session takes no
-more hands or buy-ins; README, "A closed session takes no more hands"): ``--session S``
+more hands or buy-ins; docs/IMPORTING.md, "A closed session takes no more hands"): ``--session S``
 naming a closed session refuses the import in one line whatever its files, a PokerNow log
 that would add a hand or a buy-in to a session the ledger has closed (its own, by the file's
 name or its game) is refused whole in one line, and a JSON-lines buy-in after its session's

@@ -1,6 +1,6 @@
 """A hand read from a file that records no rake and whose payouts do not come to its pot (and
 uncalled bet) is stored with one ``warning:`` line naming the file, line, hand, what was paid
-and the pot (replay/ingest/paid.py; README, "Bad input"): exit 0, never refused, in every
+and the pot (replay/ingest/paid.py; docs/IMPORTING.md, "Bad input"): exit 0, never refused, in every
 import path. Worked by hand on data/dispute/wrong-push.phh: Ann all in for 100, Bob and Cy
 put in 150 each, a pot of 400 (main 300, side 100) with nothing uncalled."""
 

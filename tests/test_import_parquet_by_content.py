@@ -1,6 +1,6 @@
 """A Parquet file is known by its first bytes (``PAR1``), whatever its name: one renamed
 ``.jsonl`` is refused as the same file without a suffix is, naming the JSON-lines export
-that imports (README "Formats", exports), nothing written."""
+that imports (docs/FORMATS-IMPORT.md "Formats", exports), nothing written."""
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
 """A Parquet export (``export --format parquet DIR``) imported into a fresh ledger: no import
 reads Parquet, and the refusal names the file and points to the JSON-lines export, which
-imports (README "Formats", exports). The export folder, holding nothing import reads, is
-refused in one line, exit 2, nothing written; a folder of hands with stray Parquet files
-beside them imports its hands, the Parquet files in one note."""
+imports (docs/IMPORTING.md, files an import passes over). The export folder, holding nothing
+import reads, is refused in one line, exit 2, nothing written; one Parquet file named is refused
+in two, the error and the summary counting it rejected, as docs/IMPORTING.md quotes them; a
+folder of hands with stray Parquet files beside them imports its hands, the Parquet files in
+one note."""
 
 from __future__ import annotations
 
@@ -31,6 +33,11 @@ def test_a_parquet_export_is_refused_pointing_to_the_json_lines_export(tmp_path:
         2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
         f"error: {events}: {SAID}\n")
     assert not fresh.exists()
+    doc = " ".join((Path(__file__).parents[1] / "docs" / "IMPORTING.md").read_text(
+        encoding="utf-8").split())
+    assert (f"in two lines: the error on stderr (``error: pq/events.parquet: {SAID}``), then the "
+            "import's summary counting it rejected (`imported 0 hand(s) (0 events) from 1 "
+            "file(s); 0 already in the ledger; 1 rejected`)") in doc
     tables = sorted(out.iterdir())  # the export folder: nothing import reads, refused
     assert len(tables) == 15
     for command in ("import", "run"):

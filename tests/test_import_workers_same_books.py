@@ -1,7 +1,7 @@
 """An import with worker processes (``--jobs 2``) keeps the books the one-process import
 (``--jobs 1``) keeps: a hand in a session's chips of other money is converted (or refused)
 alike, ``--session`` refuses a session the ledger has not opened alike, and a blank line is
-no hand either way (README "Chips of different values", Formats: JSON lines).
+no hand either way (docs/BOOKS.md "Chips of different values", Formats: JSON lines).
 
 The files are small nights written here: a session (or none) opened with a chip, two
 players' buy-ins, heads-up hands in a unit of their own where Bob posts the small blind and

@@ -1,5 +1,5 @@
 """A hand's money is counted in its currency's ISO 4217 minor unit whatever its file's decimals,
-and a file's unit that is no ISO 4217 money is refused (README "Chips of different values").
+and a file's unit that is no ISO 4217 money is refused (docs/BOOKS.md "Chips of different values").
 
 Real data: two televised PHH hands in USD, Antonius-Blom 2009 written in dollars and cents
 (its stacks 1259450.25 and 678473.5: Antonius wins Blom's whole 678473.50) and Dwan-Ivey 2009

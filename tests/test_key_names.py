@@ -1,5 +1,5 @@
 """One key a name and one name a key in a key directory, and a signed checkpoint's named
-signer held to the name of the key that verifies it (README, "Anchoring it";
+signer held to the name of the key that verifies it (docs/LEDGER.md, "Anchoring it";
 :mod:`ledger.store.keys`, :mod:`ledger.store.anchor`)."""
 
 from __future__ import annotations

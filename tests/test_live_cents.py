@@ -111,7 +111,7 @@ def test_a_hand_in_cents_is_refused_in_its_own_amounts(run, db: str,  # noqa: AN
         "hand complete",
         "(stacks and pots in the hand's smallest unit, 100 = 1.00; actions as its notation "
         "writes them)",
-        # the rules take the rake from the main pot first (README, "A home game's rake")
+        # the rules take the rake from the main pot first (docs/LIVE.md, "A home game's rake")
         "Main pot 21900, 21850 after the rake of 50 (Bob, Cy, Ann): Ann wins 21850 with pair "
         "of aces, T-9-4 kickers."]
     assert run("state", "c1").output.splitlines()[-1] == (

@@ -263,6 +263,25 @@ def test_pot_limit_stud_completes_to_the_minimum_bet_at_most_the_pot(user, db: s
         0, "7 bet_raise; Bob to act: to call 1, raise to 4..8\n", "")
 
 
+
+def test_pot_limit_stud_three_handed_the_player_left_of_the_bring_in_acts(  # noqa: ANN001
+        user, db: str) -> None:
+    """docs/LIVE.md's pot-limit example three-handed: after Bob's bring-in of 1 over antes of
+    3, Cy, on Bob's left, is next (not Ann, as heads-up) and completes to at most his call
+    plus the pot after it: 1 + 4 + 1 = 6; no-limit, to all his 99 chips behind the ante (the
+    hand voided before its players sit in the next)."""
+    Ledger(db).close()
+    for game, most in (("P7S", 6), ("N7S", 99)):
+        hand = game.lower()
+        assert user("hand", "start", "--hand", hand, "--game", game, *NO_LIMIT)[0] == 0
+        assert _table(user, hand, ["d dh Ann AsKdQh", "d dh Bob 8c8d2s", "d dh Cy Th9h7d",
+                                   "Bob pb"])[-1] == (
+            f"8 forced_bet; Cy to act: to call 1, complete to 2..{most}")
+        assert user("act", hand, "Ann cbr 2") == (
+            2, "", f"error: hand {hand}, action 'Ann cbr 2': out of turn: Cy is to act, not "
+                   f"Ann; now: Cy to act: to call 1, complete to 2..{most}\n")
+        assert user("void", hand, "--reason", "seated again", "--by", "t")[0] == 0
+
 HEADS_UP_N7S = """variant = 'N7S'
 antes = [1, 1]
 bring_in = {bring_in}

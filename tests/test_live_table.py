@@ -20,7 +20,7 @@ from tests.live_words import DEALT_ANN, DEALT_BOB, NEXT_BOB, NEXT_CY
 
 HANDLEDGER = str(Path(sys.executable).with_name("handledger"))
 SEATS = "Ann:200,Bob:150,Cy:300"
-#: A three-handed hand to its end (README, "A night at the table"), ``state`` now and then:
+#: A three-handed hand to its end (docs/LIVE.md, "A night at the table"), ``state`` now and then:
 #: Cy folds, Bob all-in for 150, a side pot of Bob's uncalled 142 returned, Ann wins 300.
 LINES = ["d dh Ann AsKs", "d dh Bob QhQd", "state", "d dh Cy 7c2d", "Cy f", "Ann cbr 8",
          "state", "Bob cbr 150", "Ann cc", "d db 2c7h9s", "d db Kd", "d db 3c", "state",

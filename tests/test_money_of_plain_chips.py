@@ -1,6 +1,6 @@
 """``--money`` where every chip read is a plain chip (no chip value, no currency) is refused
 in one line, exit 2, by ``balances`` (with ``--session`` or not, ``--json`` too),
-``standings`` and ``chart`` alike (README, "Chips of different values do not add up").
+``standings`` and ``chart`` alike (docs/BOOKS.md, "Chips of different values do not add up").
 Before, ``balances --money --session club-w1`` printed the chips under ``net`` with exit 0
 and no word that they were no money."""
 

@@ -1,5 +1,5 @@
 """The Net and Final of a replayed hand's table (``replay``'s text, ``view``'s "What the table
-paid beside the rules") are the books' (README, "Net has one meaning everywhere"): what the
+paid beside the rules") are the books' (docs/BOOKS.md, "Net has one meaning everywhere"): what the
 table paid a player minus what he put in, the stack he leaves with, as ``state``, ``balances``
 and the audit count them; the rules' side stays in Won / Rules give / Check and a line under
 the text's table, and ``replay --json`` keeps the recomputed ``net`` and ``final_stacks``.
@@ -8,7 +8,7 @@ Worked by hand: blinds 1/2, Cy (button) raises to 6, Ann (small blind, 100) shov
 (big blind, 150) calls, Cy folds: a pot of 100 + 100 + 6 = 206, Ann's kings win it. The table
 rakes 10 and pays Ann 196. By the rules Ann wins the pot less the rake, 196 (206 unraked:
 +106, final 206); as paid: 196 − 100 = +96, final 196. Bob −100 (50), Cy −6 (294) either way.
-A split pot is split once the rake is taken (README, "A home game's rake"): Won, Rules give
+A split pot is split once the rake is taken (docs/LIVE.md, "A home game's rake"): Won, Rules give
 and the pots' sentences of ``show``, ``view`` and ``replay`` are of the pot less the rake."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def test_a_raked_hand_nets_what_the_table_paid(raked: Path, run, db: str,  # noq
     text = run("replay", "--hand", "f1")
     assert text.exit_code == 0  # paid the pots less the rake: as the rules give (a note)
     lines = text.output.splitlines()
-    # won: the pots less the rake, as the rules split them (README, "A home game's rake")
+    # won: the pots less the rake, as the rules split them (docs/LIVE.md, "A home game's rake")
     assert "│ Ann    │   100 │    100 │          │ 196 │  196 │  +96 │   196 │" in lines
     assert "│ Bob    │   150 │    100 │          │     │    0 │ -100 │    50 │" in lines
     assert "│ Cy     │   300 │      6 │          │     │    0 │   -6 │   294 │" in lines

@@ -1,6 +1,6 @@
 """Hands of no session count chips of their own unit (the ``unit`` of each one's
 ``hand_started``): a PHH hand in plain chips, one in cents of USD and a JSON-lines hand of
-0.25 USD chips are never added up as one unit (README "Chips of different values"), in
+0.25 USD chips are never added up as one unit (docs/BOOKS.md "Chips of different values"), in
 balances, standings, chart, settle or the SQL view ``standings``.
 
 Each hand is three-handed, p1 Ann small blind, p2 Bob big blind, p3 Cy raises and both fold:

@@ -1,7 +1,7 @@
 """An output the system refuses (``/proc/version``, a folder that is not there, a folder no
 file can be made in) is refused in one line naming it, exit 2, no traceback, nothing
 written; ``chart``, ``view -o`` and ``export -o`` write whole or not at all, so a write
-failing part-way leaves an older file as it was (README "A write is all or nothing").
+failing part-way leaves an older file as it was (docs/LEDGER.md "A write is all or nothing").
 Before, ``chart /proc/version`` said ``error: Input/output error`` (no file named) and
 ``chart``/``export`` wrote straight into the file.
 

@@ -1,6 +1,6 @@
 """A payment naming someone not in a PokerNow session's books lists its players each once, as
 ``Name (id)``: the books know a player by his platform id and by the name he played under
-(his ``player_alias``), and the two are one player (README, "PokerNow")."""
+(his ``player_alias``), and the two are one player (docs/FORMATS-IMPORT.md, "PokerNow")."""
 
 from __future__ import annotations
 

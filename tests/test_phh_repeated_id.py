@@ -1,6 +1,6 @@
 """A hand id met twice in one PHH file: the same hand (game, players in their seats, table,
 known hole cards) again is that hand, an edited copy of it is refused naming both lines, and
-only another hand gets ``-2`` (ledger/formats/phh/repeats.py; README, "Bad input")."""
+only another hand gets ``-2`` (ledger/formats/phh/repeats.py; docs/IMPORTING.md, "Bad input")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The deliberate writes prove the whole hash chain before they compute or write anything
-(:mod:`ledger.store.proven`; README "Tampering"): a row edited by SQL anywhere in the file
+(:mod:`ledger.store.proven`; docs/LEDGER.md "Tampering"): a row edited by SQL anywhere in the file
 refuses ``correct``, ``void``, ``undo`` (signed or not), ``entry amend|retract``, ``pay``,
 ``session open|set``, ``player alias``, ``cashout --closed`` and an ``import`` into it in one
 line naming the row, exit 2, the file's bytes as they were. The live table's writes (``buyin``,

@@ -1,5 +1,5 @@
 """A raked declare hand: its rules' result is the pots less the rake awarded by declaration
-(README "A home game's rake"; RULES.md §3.5, §3.10). Worked by hand, played live: Ann, Bob
+(docs/LIVE.md "A home game's rake"; RULES.md §3.5, §3.10). Worked by hand, played live: Ann, Bob
 and Cy, 100 chips each, blinds 1/2, Cy on the button, simultaneous declarations; Cy calls, Ann
 completes, Bob checks, and all check down a board of 4c 5h 9s Qc Kh: a pot of 2 + 2 + 2 = 6.
 Ann (As Ks, a pair of kings) and Cy (7c 7d, sevens) declare high, Bob (2d 3d, 9-5-4-3-2)

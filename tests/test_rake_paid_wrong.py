@@ -1,5 +1,5 @@
 """A rake recorded at the table (``rake AMOUNT``) stays counted when the payouts beside it are
-wrong too (README, "A home game's rake"): the hand's one ``rake`` finding names it, the books
+wrong too (docs/LIVE.md, "A home game's rake"): the hand's one ``rake`` finding names it, the books
 count it and ``settle`` owes it to the house, and each payout is checked against the rules'
 awards of the pots less the rake (replay/rake.py: ``less_rake``, ``recorded_rake``).
 

@@ -1,4 +1,4 @@
-"""A site's rake stays counted beside payouts that are wrong (README, "A home game's rake"):
+"""A site's rake stays counted beside payouts that are wrong (docs/LIVE.md, "A home game's rake"):
 one ``rake`` finding, and a ``payout`` finding per player paid other than the rules' awards of
 the pots less the rake, each pot raked as the site's summary says (replay/rake.py:
 ``site_pot_rakes``, ``less_rake``, ``recorded_rake``); an uncalled bet the file pays back is

@@ -1,4 +1,4 @@
-"""A rake comes out of the pot before it is split (README "A home game's rake"; RULES.md §2.1
+"""A rake comes out of the pot before it is split (docs/LIVE.md "A home game's rake"; RULES.md §2.1
 -2.2 then split what is left): the rules' result of a raked split pot is the split of the pot
 less the rake, so the table that pays it is no player's fault. Worked by hand, played live:
 Ann and Dee, 50 chips each, antes 1, blinds 1/2, Dee on the button; Dee limps, Ann checks, and

@@ -1,5 +1,5 @@
 """A ledger file rolled back behind its own checkpoints file (an older copy put back, the
-checkpoints file kept) takes no write (README "Anchoring it"): every write is refused as
+checkpoints file kept) takes no write (docs/LEDGER.md "Anchoring it"): every write is refused as
 ``checkpoint`` refuses to append, in the same words, exit 2, the file left byte for byte as it
 was; a ledger with no checkpoints file is not checked.
 

@@ -1,4 +1,4 @@
-"""``session list`` names a closed session whose books are off (README "Sessions"): settling
+"""``session list`` names a closed session whose books are off (docs/LIVE.md "Sessions"): settling
 goes by the hands' nets, so a session closed with chips never cashed out is "settled" (nobody
 owes anybody) and yet its books do not balance; the audit's findings are counted beside it,
 every one ``audit --session`` gives, by kind: a hand paid wrong too, which settles as the

@@ -1,6 +1,6 @@
 """A raked home game settles up: the rake the table took is owed to the house (whoever keeps
 it), one more creditor of ``settle``'s fewest transfers, and ``pay SESSION PLAYER rake
-AMOUNT`` records a payment to it (README "settle").
+AMOUNT`` records a payment to it (docs/LIVE.md "settle").
 
 Worked by hand. Session ``night``, 1 chip = 0.25 USD; Ann buys in 100, Bob 30, Cy 20.
 Hand h1 (button Cy, who folds): Ann raises to 30 from the small blind, Bob calls all in; a pot

@@ -1,7 +1,7 @@
 """Every read in money over sessions of different money units names each session's unit as
 ``session list --json`` gives it (``currency``, ``decimals``) and what to do (README, "Chips of
 different values do not add up"); ``settle``, which settles each session apart, settles each
-in its own unit then, a block each (README "settle"). A PokerNow log of whole chips makes a
+in its own unit then, a block each (docs/LIVE.md "settle"). A PokerNow log of whole chips makes a
 session of plain chips (no currency, 0 decimals), one in cents a session of chips of 0.01 of
 no currency (2 decimals): both read "plain chips, no currency" before, though what differs is
 the decimals. Naming each session's chip's worth in one currency (``session set``) settles

@@ -1,7 +1,7 @@
 """Signatures where a user reviewing the books looks: a hand's page (``view``, and the
 report's), the report's index and ``run`` say who signed each correction, void and undo and
 whether it verifies against the key directory, and check the ledger's own checkpoints file,
-by the code ``audit --keys`` and ``verify --against`` use (README, "Anchoring it").
+by the code ``audit --keys`` and ``verify --against`` use (docs/LEDGER.md, "Anchoring it").
 
 The ledger (built once, key ``floor``): ``data/dispute/wrong-push.phh`` (hand dispute-1,
 rows 1-24) corrected (seq 25), the correction undone (seq 26) and made again (seq 27), each

@@ -1,5 +1,5 @@
 """A signed void of an ended hand is stored as two signed rows, the correction that takes back
-the hand's end and the ``hand_voided`` (README "Anchoring it"): ``verify``, ``run`` and the
+the hand's end and the ``hand_voided`` (docs/LEDGER.md "Anchoring it"): ``verify``, ``run`` and the
 report count what the user signed, the void once, while both rows' signatures are still
 checked (a tampered void's correction still FAILS)."""
 

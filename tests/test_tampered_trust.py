@@ -104,7 +104,7 @@ def test_a_replay_does_not_save_books_from_a_tampered_row(run, tampered: str) ->
 def test_run_refuses_a_tampered_ledger_before_importing_its_folder(
         run, tampered: str) -> None:
     """The check comes before the import: the folder's new hand is not written into a file
-    whose books would then be refused (README "Tampering": exit 2, nothing written)."""
+    whose books would then be refused (docs/LEDGER.md "Tampering": exit 2, nothing written)."""
     folder = Path(tampered).parent / "new"
     folder.mkdir()
     (folder / "five-card-draw.phh").write_bytes(

@@ -1,5 +1,5 @@
 """``player unalias`` of a PokerNow name: every reader of the names a PokerNow import gave
-its ids honours the end of one from its place on (README "player unalias", "PokerNow"):
+its ids honours the end of one from its place on (docs/LIVE.md "player unalias", "PokerNow"):
 ``balances`` and ``standings`` (the derived ``player_nicknames``), an import's refusal of a
 quit beyond the table, ``hand start --seats`` and the refusal of a renamed copy of a stored
 log. Before, ``balances`` kept showing the ended name beside the id (``Aab Ovwsi

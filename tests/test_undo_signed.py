@@ -1,6 +1,6 @@
 """`undo --sign NAME` signs the undo as `correct` and `void` sign (binding the hand as it
 stood: :mod:`ledger.store.signing`), and `history` says when a signed amendment was taken
-back by an unsigned undo (README, "What is in the ledger").
+back by an unsigned undo (docs/LEDGER.md, "What is in the ledger").
 
 Hand h1 of :func:`tests.test_import_signatures.hand` with its correction at seq 10 (Ann's Ks
 made a Kd) signed by floor (:func:`tests.test_import_signatures.kd`)."""

@@ -1,7 +1,7 @@
 """`whatif` and `correct` of a showdown that cannot be checked (unknown hole cards) say what
 `replay` says: the rules' result is not known (never the net as paid in its place), the legal
 splits of the pot the rules cannot award, and whether the payouts are one of them
-(replay/unknown_rules.py, README "Unknown hole cards").
+(replay/unknown_rules.py, docs/GAMES-RULES.md "Unknown hole cards").
 
 The PokerNow log's hand 21: Phzd Juwvifsvh folds after 75; gaxdqwmwksve is all in for 85 and
 his cards are never shown; Hznmh#9009 and Aab Ovwsi put in 1245 each and Hznmh#9009 shows a

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The scripted dispute of wrong-push.phh, end to end on a fresh ledger.
-# Usage: sh data/dispute/dispute.sh [LEDGER]   (default /tmp/dispute.duckdb; it is recreated)
+# Usage: sh data/dispute/dispute.sh [LEDGER]   (default /tmp/dispute.duckdb; a file at LEDGER is
+#   deleted first and the ledger made anew there)
 set -u
 DIR=$(cd "$(dirname "$0")" && pwd)
 export HANDLEDGER_DB="${1:-/tmp/dispute.duckdb}"

@@ -29,7 +29,7 @@ platform id to him (:func:`resolve_aliases`) everywhere here. Hands outside any 
 (no ``session_opened``) count in the nets but are not followed chip by chip. A hand of no
 session counts chips of its own unit (``HandFacts.unit``): once those differ, the book of no
 session keeps a book per unit beside it (:attr:`SessionBook.by_unit`), since chips of
-different values never add up (README "Chips of different values"). Money is always an int
+different values never add up (docs/BOOKS.md "Chips of different values"). Money is always an int
 in minor units of the session's currency (``decimals`` places).
 """
 
@@ -206,9 +206,9 @@ class Revision:
     stood just before it (every earlier correction applied, this one not). What a later event
     of the session that took the hand's chips (the next hand's start of a player, a cash-out)
     found when it was recorded before this row: such an event stands as recorded, and the
-    difference is money owed (README "A correction after the chips moved on"). ``voids``:
-    the row is a ``hand_voided`` (else a correction: a void's own correction, the rows it
-    drops, comes just before it)."""
+    difference is money owed (docs/CORRECTIONS.md "A correction after the chips moved on").
+    ``voids``: the row is a ``hand_voided`` (else a correction: a void's own correction, the
+    rows it drops, comes just before it)."""
 
     position: int
     seq: int
@@ -431,7 +431,7 @@ def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
     (PokerNow says id → name, then ``player alias NAME ID`` makes NAME the player); a
     ``player_unaliased`` ends the latest statement of its ``alias`` still in force
     (:func:`ledger.model.names.aliases_in_force`), so the statement before it, if any, holds
-    again (README "player unalias"), the alias events staying in the ledger. Events of other
+    again (docs/LIVE.md "player unalias"), the alias events staying in the ledger. Events of other
     types are skipped.
 
     >>> from ledger.model.events import PlayerAlias as A, PlayerUnaliased as U

@@ -181,7 +181,7 @@ def hand_rake(h: HandFacts) -> list[Finding]:
     ``replay.rake``) of a hand whose payouts are wrong beside it, named with the rules'
     awards of the pots less it. None for a hand paid the rules' result less its rake, its
     one finding the rake kept (:func:`ledger.audit.rake_count.rake_alone`): the rules'
-    result of a raked hand is its pots less the rake (README "A home game's rake"), so it
+    result of a raked hand is its pots less the rake (docs/LIVE.md "A home game's rake"), so it
     was paid as they give; the books count its rake all the same (``balances``' rake line)."""
     if not h.payouts or rake_alone(h.payouts):
         return []

@@ -1,6 +1,6 @@
 """Units of the books' amounts: the chip unit of a session (or of a hand of no session), the
 (decimals, currency) amounts are printed with, and the refusal of amounts of different units
-added up (README, "Chips of different values do not add up").
+added up (docs/BOOKS.md, "Chips of different values do not add up").
 
 Chips are integers; money is chips × the session's chip value, in integer minor units.
 """
@@ -62,7 +62,7 @@ def _mixed_money(places: MoneyPlaces, hint: tuple[str, list[str]]) -> LedgerErro
     (``friday: USD, 2 decimals; (no session): EUR, 2 decimals``; a session of no currency as
     ``session list --json`` gives it, ``thu: no currency, 2 decimals`` beside ``fri: plain
     chips, no currency``) and what can be read instead; with hands of no session, no
-    ``--session`` reads them apart (README, "Chips of different values do not add up").
+    ``--session`` reads them apart (docs/BOOKS.md, "Chips of different values do not add up").
     When only sessions of no currency differ from the one currency named (or none is), it
     also says how to give their chips a worth in it (``session set``)."""
     listing = "; ".join(
@@ -86,7 +86,7 @@ def _mixed_money(places: MoneyPlaces, hint: tuple[str, list[str]]) -> LedgerErro
 def _no_money(places: MoneyPlaces) -> LedgerError:
     """The refusal of ``--money`` where every chip read is a plain chip (no chip value, no
     currency): there is no money to show, and chips shown under a money heading would read as
-    money (README, "Chips of different values do not add up"). Names the sessions (``(no
+    money (docs/BOOKS.md, "Chips of different values do not add up"). Names the sessions (``(no
     session)``: hands of no session) and how to give a session's chip its worth."""
     where = [s for named in places.values() for s in named]
     named = [s for s in where if s is not None]

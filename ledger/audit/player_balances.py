@@ -163,7 +163,7 @@ def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:
     session and chip unit in ledger order: ``{"session", "chips", "hands", "chip_value_minor",
     "decimals", "currency"}`` (session None for hands of no session; the unit is the
     session's, or for a hand of no session its own: chips of different values never add
-    up, README "net has one meaning"). It is what the replay names a ``rake``
+    up, docs/BOOKS.md "net has one meaning"). It is what the replay names a ``rake``
     (replay/rake.py): the payouts short of the pots by a rake recorded at the table (``act
     HAND "rake AMOUNT"``) or in the hand's file (PHH's ``rake``, FORMATS.md §1; a site's
     summary; an uncalled bet the site left out beside it is no rake), counted as
@@ -191,7 +191,7 @@ def unbalanced(con: Any, session: str | None, money: bool) -> list[dict[str, Any
     """Where the players' nets (of ``session``, None: every session) do not sum to zero: the
     chips the table kept or paid to nobody (a site's rake, an imported hand paid short: the
     audit's rake and chip conservation) or paid beyond the pot, the chips of hands still in
-    progress aside (put in, not yet paid: README "net has one meaning"). In chips, per chip
+    progress aside (put in, not yet paid: docs/BOOKS.md "net has one meaning"). In chips, per chip
     unit (``{"chip_value_minor", "decimals", "currency", "net_sum"}``, in chips of that unit;
     units whose nets sum to zero left out); with ``money``, one ``{"chip_value_minor": None,
     "decimals", "currency", "net_sum"}`` in minor units (one currency: :func:`balances`

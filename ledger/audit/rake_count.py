@@ -34,7 +34,7 @@ def counted_rake(findings: Iterable[Any]) -> int:
 def rake_alone(findings: Iterable[Any]) -> bool:
     """Whether a hand's findings (each with ``kind``: a ``Discrepancy`` or a
     ``PayoutFinding``) are its ``rake`` finding alone: the table paid the rules' result less
-    the rake (README "A home game's rake": the rules' result of a raked hand is its pots
+    the rake (docs/LIVE.md "A home game's rake": the rules' result of a raked hand is its pots
     less the rake), so the hand was paid as the rules give, the rake kept its only
     difference from the whole pots. False when there is none, or any finding of another
     kind beside it (a payout wrong beside the rake, an uncalled bet left out).

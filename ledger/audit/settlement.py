@@ -41,7 +41,7 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
     """The fewest transfers that settle up what is still owed, in minor units
     (:func:`ledger.audit.settle.fewest_transfers`): each player's net in money less the
     payments he has received, plus those he has made; and the house (whoever keeps the rake,
-    :func:`house_books`: the players' nets sum to minus the rake, README "settle") as one
+    :func:`house_books`: the players' nets sum to minus the rake, docs/LIVE.md "settle") as one
     more party, owed the rake less what it was paid, plus what it paid back. A transfer's
     payer or payee None is the house (its transfers after the players' of each payer); the
     balances they settle, with ``house`` and ``unopened`` set.
@@ -64,7 +64,7 @@ def settlement_by_session(con: Any, leave_out: frozenset[str] = frozenset()
     """The transfers that settle up what is still owed in every session, in minor units:
     each session's players and its house settled among themselves (:func:`settlement` of
     that session), since a payment settles a session between its players (``pay SESSION FROM
-    TO AMOUNT``, README "settle"), so no transfer pairs players of different sessions or nets
+    TO AMOUNT``, docs/LIVE.md "settle"), so no transfer pairs players of different sessions or nets
     one session's debt against another's winnings. ``(session, from, to, amount)`` by session
     in ledger order, then hands of no session (session None: no ``pay`` records those); the
     balances of the whole ledger, with ``house``, ``unopened`` and ``books_apart`` set.
@@ -116,7 +116,7 @@ def units_differ(con: Any) -> bool:
 def settlement_each(con: Any, leave_out: frozenset[str] = frozenset()
                     ) -> tuple[list[SessionBlock], int]:
     """Every session settled in its own unit (:func:`settlement` of each, in ledger order:
-    README "settle": a payment settles a session between its players, in its money), and the
+    docs/LIVE.md "settle": a payment settles a session between its players, in its money), and the
     number of hands of no session, which are settled in none (no ``pay`` records them, and
     their money need not be a session's). ``leave_out``: sessions not settled here
     (:func:`waiting_sessions`).

@@ -63,7 +63,7 @@ class SignedAmendment:
         """The audit's ``signature`` finding of a failing one (expected and actual 0: no
         chips are counted). The books replayed from the events apply the amendment as
         stored; tables saved before its row was edited in place (no new hash: reads trust
-        saved tables whose digest matches, README "What is in the ledger") still show it as
+        saved tables whose digest matches, docs/LEDGER.md "What is in the ledger") still show it as
         it was, which ``verify`` finds (the row's hash) and ``replay`` rebuilds."""
         return Finding("signature", self.session, self.hand, None, 0, 0,
                        f"the {self.kind} at seq {self.seq} signed as {self.signer!r}: "
@@ -147,7 +147,7 @@ class UnsignedUndo:
     """An unsigned correction (an ``undo`` without ``--sign``) of ``hand`` at ``seq`` that
     takes back signed corrections or voids: ``taken``, each ``{"seq", "type", "signer"}``
     (:func:`signed_taken_back`). Its taking back is not signed by anyone; ``history`` says so
-    under it, ``verify`` on its signatures line (README "Anchoring it")."""
+    under it, ``verify`` on its signatures line (docs/LEDGER.md "Anchoring it")."""
 
     hand: str
     seq: int

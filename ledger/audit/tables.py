@@ -336,7 +336,7 @@ def session_table_rows(series: Series) -> dict[str, list[tuple]]:
     order): the ``session_book`` and ``session_players`` rows of its books in their order,
     a row per book, the hands of no session a book per chip unit
     (:meth:`ledger.audit.books.SessionBook.books_by_unit`: chips of different values never add
-    up, README "Chips of different values"), ``ord`` counting the rows; ``player_names``
+    up, docs/BOOKS.md "Chips of different values"), ``ord`` counting the rows; ``player_names``
     (alias, player) and ``player_nicknames`` (player, nickname), sorted."""
     book_rows, player_rows = [], []
     books = (each for book in series.sessions.values() for each in book.books_by_unit())

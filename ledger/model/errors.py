@@ -155,7 +155,7 @@ class DefaultTaken(StoredFinding):
 class RepeatedHand(MalformedInput):
     """Another copy of a hand that the same file gave earlier, with other text (a PokerStars
     hand number met twice): this copy is refused, a rejected hand of its own, whatever
-    became of the first (README, "Bad input": an error line is a refusal)."""
+    became of the first (docs/IMPORTING.md, "Bad input": an error line is a refusal)."""
 
 
 class MalformedEvent(MalformedInput):

@@ -302,7 +302,7 @@ class Stakes(_Model):
 
 
 #: The ``source`` key of a hand that ``hand again`` recorded: the id of the voided hand whose
-#: events it holds (README "Sessions"). A hand recorded live has no other ``source`` key.
+#: events it holds (docs/LIVE.md "Sessions"). A hand recorded live has no other ``source`` key.
 AGAIN_OF = "again_of"
 
 
@@ -656,7 +656,7 @@ class PlayerUnaliased(_Model):
     (the latest, chains followed) ends here, from this event's place in the ledger on; the
     alias event stays in the ledger. ``alias`` is again the player of that name (or, when it
     was itself named by another alias, that one's player). ``reason`` why, ``by`` who undoes
-    it (README "player unalias"; FORMATS.md §2)."""
+    it (docs/LIVE.md "player unalias"; FORMATS.md §2)."""
 
     type: Literal["player_unaliased"] = "player_unaliased"
     schema_version: Version = SCHEMA_VERSION

@@ -177,7 +177,7 @@ _AS_THE_HOUSE = ("it reads as the house, who keeps the rake ('rake' names it in 
 
 def check_seat_name(name: str) -> str:
     """``name`` unchanged when the live action notation can name him: ``act HAND "NAME cbr
-    10"`` must read as his action (README "A night at the table"). Checked where a player is
+    10"`` must read as his action (docs/LIVE.md "A night at the table"). Checked where a player is
     first given at the table or in the books (``hand start --seats``, ``buyin``), never on
     import: a PHH file's players are ``p1 … pN`` by default (FORMATS.md §1), and an imported
     name is kept as the file wrote it.
@@ -271,7 +271,7 @@ def aliases_in_force(rows: Sequence[tuple[str | None, str]]) -> list[bool]:
     ``player_unaliased`` ends the latest ``player_alias`` row of its alias before it still in
     force, so that taking back an alias recorded by mistake leaves the names as they were
     before it (an earlier statement of the alias, a PokerNow import's id → name among them,
-    holds again: README "player unalias"). Every reader of the alias rows (the books' alias
+    holds again: docs/LIVE.md "player unalias"). Every reader of the alias rows (the books' alias
     map, the platform names the views show) goes by this one answer. Returns one bool per
     row: True for a ``player_alias`` row in force, False for an ended one and for every
     ``player_unaliased`` row.

@@ -1,5 +1,5 @@
 """Every block of a ledger file read and its checksum checked: what ``verify`` says of a
-damaged file (README "verify").
+damaged file (docs/LEDGER.md "verify").
 
 A query reads only the blocks it needs: the chain walk reads the events' columns, a read of the
 books the derived tables, a lookup by position or hash the events' indexes. A damaged block

@@ -8,7 +8,7 @@ their own progress on standard error.
 
 A query that outgrows DuckDB's memory limit spills to DuckDB's temporary folder, by default
 ``.tmp`` in the working directory for a database in memory and ``<file>.tmp`` beside a file.
-A read never creates a file where the user works (README "reads never write"), so a
+A read never creates a file where the user works (docs/COMMANDS.md "reads never write"), so a
 connection in memory or to a file opened read-only spills instead into a folder of its own
 in the system's temporary directory (:func:`tempfile.gettempdir`), made by DuckDB only when
 it spills and removed when this process ends. A large write that may spill (a capped

@@ -8,10 +8,10 @@ The same checks ``verify`` makes of the file, by the same code: every block's ch
 DuckDB queries (:func:`ledger.store.chainsql.proven_intact`), else walked row by row
 (:func:`ledger.store.chain.verify_rows`), which names a payload edited in place without its
 hash at its position. A chain rewritten with its hashes made again passes both, as it passes
-``verify``; only a checkpoint kept elsewhere tells it (README "Anchoring it"). The cost is
+``verify``; only a checkpoint kept elsewhere tells it (docs/LEDGER.md "Anchoring it"). The cost is
 hashing every row (for the 3.5 million rows of 100,000 hands 7 s of CPU by the queries, 26 s
 by the walk, 0.25 s more for the blocks; bench/PROFILE.md), so the reads, ``audit`` among them,
-do not make it (README "Tampering"). :class:`ProvenInRanges` makes the same proof a range of
+do not make it (docs/LEDGER.md "Tampering"). :class:`ProvenInRanges` makes the same proof a range of
 positions at a time, for the first replay over ranges (:mod:`replay.ranges`), which reads the
 ledger so: each range is proven as it is read, while the worker processes replay the ranges
 before it, and on any doubt :func:`require_intact` decides.

@@ -3,7 +3,7 @@ refuses beside the ledger of the command's own ``--db``.
 
 Writing an export, a page or a chart over another ledger destroys its hands as surely as over
 the command's own, and appending a checkpoint's line to it leaves it not a whole number of
-blocks (README "A write is all or nothing"). Such a file is known by what it holds, never by
+blocks (docs/LEDGER.md "A write is all or nothing"). Such a file is known by what it holds, never by
 its name:
 
 * a **DuckDB database**: DuckDB's mark at byte 8 of the file (as every open checks it,

@@ -3,7 +3,7 @@ nor its write-ahead log (``<file>.wal``), nor, for a file written whole, its che
 file (``<file>.checkpoints``, the record a checkpoint appends to), however the path names it
 (``./l.duckdb``, an absolute path, a symbolic link, a hard link). Writing an export, a page
 or a chart there would destroy every hand, and appending a checkpoint line would leave the
-file cut short (README "A write is all or nothing"; nothing is ever rewritten). A folder a
+file cut short (docs/LEDGER.md "A write is all or nothing"; nothing is ever rewritten). A folder a
 command makes (``demo-series OUT``, ``key new --keys DIR``) passes it too (a folder made at
 the write-ahead log's name leaves the ledger unopenable), and one it replaces whole
 (``dask-replay``'s table folders) may not hold any of them either.

@@ -1,5 +1,5 @@
 """The names a PokerNow log gave its players' ids, told apart from the aliases a host made
-(README "player unalias", "PokerNow"; FORMATS.md §2).
+(docs/LIVE.md "player unalias", "PokerNow"; FORMATS.md §2).
 
 A PokerNow import seats each player under his platform id and records the name he played
 under as a ``player_alias`` row, id → name. ``cashout`` and ``pay`` store the name as typed,

@@ -1,5 +1,5 @@
 """The proof a deliberate write makes of the whole ledger file before it reads anything of it
-or writes (README "Tampering"; only its arguments may be checked before).
+or writes (docs/LEDGER.md "Tampering"; only its arguments may be checked before).
 
 A deliberate write is one a host types to change the books outside the live table:
 ``correct``, ``void``, ``undo`` (signed or not), ``entry amend`` and ``entry retract``,

@@ -1,5 +1,5 @@
 """The check every append makes of the ledger's own checkpoints file before it writes: the
-ledger still extends the file's last checkpoint (README "Anchoring it").
+ledger still extends the file's last checkpoint (docs/LEDGER.md "Anchoring it").
 
 A ledger file rolled back behind its checkpoints file (an older copy put back beside the
 file kept) would take every later write on a fork that the group's checkpoints can never

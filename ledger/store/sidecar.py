@@ -1,5 +1,5 @@
 """A checkpoints file as the writes that append to it read it: which of its checkpoints the
-ledger extends, the first it does not, and a damaged line (README "Anchoring it").
+ledger extends, the first it does not, and a damaged line (docs/LEDGER.md "Anchoring it").
 
 ``checkpoint`` and ``session close`` append a record only to a file whose checkpoints the
 ledger extends: a new record after one the ledger parts from would anchor the parted ledger

@@ -19,7 +19,7 @@ chain's hashes, positions or timestamps; not the ``session`` of the ``hand_start
 ``import --session`` sets in the ledger that imports the hand; and of its ``source`` only the
 rake the file gives (:data:`SIGNED_SOURCE`), not its provenance (the path a file was imported
 from, its line: two ledgers that imported the same file from two places hold the same hand, and
-a later export's amendments are appended there, README "JSON lines"). A correction's
+a later export's amendments are appended there, docs/FORMATS-IMPORT.md "JSON lines"). A correction's
 ``positions`` are its payload, kept as recorded wherever it is imported, so they are covered.
 A conversion into a session of another chip value rewrites the hand's amounts and unit, which
 the digest covers: a hand with such a signature is never converted (the import refuses it, as
@@ -112,7 +112,7 @@ def sign(hand: str, event: Any, keys: KeyStore, name: str, before: Sequence[Any]
 
 def same_hand_units(started: Any, chip: Unit | None = None) -> list[Unit]:
     """The other units in which a signature that binds the hand whose first row is
-    ``started`` may have seen it, the same hand (README, "Chips of different values"): a
+    ``started`` may have seen it, the same hand (docs/BOOKS.md, "Chips of different values"): a
     hand of plain chips in a session counts that session's chip, which no signature binds
     (nor the session: module doc), and its export alone writes that chip as its unit (a
     0.25 USD chip: ``Unit(currency="USD", minor_per_chip=25)``). So a hand whose unit names

@@ -317,7 +317,7 @@ def session_summaries(ledger: Any) -> list[dict[str, Any]]:
     correction of an entry deciding), ``buy_ins_retracted`` (the buy-in entries retracted,
     apart), ``hands`` and ``opened`` (False for a session its
     hands name that was never opened: a site's history or an export's ``_session`` carries
-    no book; README "session list")."""
+    no book; docs/COMMANDS.md "session list")."""
     rows = ledger.query(
         "WITH fix AS (SELECT session, CAST(payload->>'seq' AS BIGINT) AS target,"
         " arg_max(payload->>'replacement', position) AS now FROM events"

@@ -2,7 +2,7 @@
 ``entry amend`` and ``entry retract``.
 
 A JSON-lines file's ``entry_corrected`` row is the host's correction of a buy-in, cash-out or
-payment, which a command would have written (README "sessions and the books"), so it is
+payment, which a command would have written (docs/COMMANDS.md "sessions and the books"), so it is
 checked as that command checks it, by the same code
 (:func:`replay.sessions.amending.entry_to_correct`,
 :func:`replay.sessions.amending.check_correction`), at its place: against the session's books

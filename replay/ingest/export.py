@@ -109,7 +109,7 @@ class Proof(NamedTuple):
     anyway: str
 
 
-#: What ``export`` says (README "export").
+#: What ``export`` says (docs/FORMATS-IMPORT.md "export").
 EXPORT = Proof(
     refused="nothing exported (a ledger importing the copy would not know its rows were "
             "changed)",
@@ -127,7 +127,7 @@ def proven(ledger: Any, broken_ok: bool, note: Callable[[str], None],
     check ``verify`` makes (the queries' proof, the walk only when it breaks), which reads
     every column of every row, so a damaged block of the events is met too. A damaged block
     that holds no events (a derived table's) is not looked for: the export reads the events
-    alone, and is how they are saved from such a file (README "A damaged file").
+    alone, and is how they are saved from such a file (docs/LEDGER.md "A damaged file").
     ``broken_ok``: a broken chain is a ``warning:`` line given to ``note`` instead of a
     refusal.
 
@@ -313,7 +313,7 @@ def _as_sessions_say(ledger: Any, rows: Iterable[tuple[str, int, Any, str | None
     so a hand that names no currency in a session whose chip is money (played live with
     ``hand start --session``: its chips are the session's) is written with that chip as its
     unit (a 0.25 USD chip: ``{"currency": "USD", "minor_per_chip": 25}``), as its PHH export
-    writes ``_chip`` (README, "Chips of different values"); a whole export carries the
+    writes ``_chip`` (docs/BOOKS.md, "Chips of different values"); a whole export carries the
     session's rows, which say it, and writes the hand as stored. A signature that binds such
     a hand's rows holds in either unit (:func:`ledger.store.signing.same_hand_units`). A hand
     of ``signed`` (streams with a signature that binds its rows,

@@ -3,7 +3,7 @@ refuse (refused), chips carried between hands by a hand of no session (refused),
 the pot (refused) or not what the payouts leave out, chips
 recorded as returned beyond the uncalled bet, payouts that do not come to the pot (each a
 :class:`StoredFinding`: the hand is stored as the file records it, with a ``warning:``
-line; README, "Bad input"; RULES.md §1.4; FORMATS.md §2).
+line; docs/IMPORTING.md, "Bad input"; RULES.md §1.4; FORMATS.md §2).
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ def live_alike(started: Any, held: Any) -> bool:
     hand played live (``hand start``: no ``source``) in one session, one of them in plain
     chips and the other in that session's chip of money: an export written before exports
     gave such a hand its session's chip as its unit wrote its plain chips, the session's
-    (README "Chips of different values"), so either copy is the other."""
+    (docs/BOOKS.md "Chips of different values"), so either copy is the other."""
     from ledger.model.events import recorded_live
 
     if not recorded_live(started.source) or not recorded_live(held.source) or (

@@ -2,7 +2,7 @@
 
 The table pays out the pot, every chip of it, and gives back the uncalled bet (RULES.md
 §1.2-1.5); a live ``end`` refuses payouts short of that and ``act``/``correct`` refuse a
-payout above it (README, "A night at the table"). A file is stored as the table paid it, so
+payout above it (docs/LIVE.md, "A night at the table"). A file is stored as the table paid it, so
 a hand whose payouts come to more than its pot and uncalled bet, or to less with no rake to
 explain it, is kept with a ``warning:`` line (README, "Bad input"): the audit then reports
 its ``payout`` findings. A hand that records a rake is checked against it instead

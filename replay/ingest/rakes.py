@@ -11,7 +11,7 @@ a rake that differs either way (the import then refuses the hand as any other di
 :func:`rake_finding` checks a hand read from a file: the table pays the pots less the rake
 the hand records (some sites leave the uncalled bet out of the payouts as well,
 :mod:`replay.rake`). A rake above the pot is impossible and refuses the hand, and so does one
-the books could not count (README, "A home game's rake"): a file's rake that is no whole
+the books could not count (docs/LIVE.md, "A home game's rake"): a file's rake that is no whole
 number of the hand's chips, and a rake with no payouts that did not take the whole pot (who
 was paid what it leaves cannot be read; a live ``end`` refuses the same). One that is not
 what the payouts leave out is stored with a warning (the audit then reports the payout:

@@ -71,7 +71,7 @@ def files_named(files: Sequence[Path]) -> str | None:
 def opens(read: FileRead, session: str) -> bool:
     """Whether the file ``read`` opens ``session`` itself (a JSON-lines ``session_opened``
     row of it): ``import --session`` then only confirms the session the file makes, which
-    the ledger need not have opened (README "JSON lines")."""
+    the ledger need not have opened (docs/FORMATS-IMPORT.md "JSON lines")."""
     return any(isinstance(i, SessionEntry) and i.session == session
                and i.event.type == "session_opened" for i in read.items)
 

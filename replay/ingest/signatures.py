@@ -1,5 +1,5 @@
 """The signatures of a file's signed corrections and voids, checked before anything of the
-file is written (README, "JSON lines"; what is signed: :mod:`ledger.store.signing`).
+file is written (docs/FORMATS-IMPORT.md, "JSON lines"; what is signed: :mod:`ledger.store.signing`).
 
 A JSON-lines export carries each signed correction, void or undo with its signature, in a new
 hand's stream or among the amendments of a hand the ledger holds. Each one is checked against

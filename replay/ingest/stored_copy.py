@@ -235,7 +235,7 @@ def as_corrected(ledger: Any, events: Sequence[Any], hand: str, *, phh: bool = F
     :func:`first_difference`). ``held``: the stored hand's first row, key and session
     (:func:`same_start_in_session`): the start of ``events`` is then compared too, with the
     start as its corrections make it (a PHH export of a hand whose starting stacks were
-    corrected starts as corrected: README "Formats")."""
+    corrected starts as corrected: docs/FORMATS-IMPORT.md "Formats")."""
     from replay.fold import effective_events
 
     rows = [r.event for r in ledger.read(hand)]

@@ -179,9 +179,9 @@ def parquet_said(head: bytes) -> str | None:
             f"import does not read: {_JSONL}")
 
 
-#: What Parquet files are (README "Formats", exports).
+#: What Parquet files are (docs/FORMATS-IMPORT.md "Formats", exports).
 _TABLES = "`handledger export --format parquet` writes"
-#: The export that imports (README "Formats", exports).
+#: The export that imports (docs/FORMATS-IMPORT.md "Formats", exports).
 _JSONL = ("export the ledger as JSON lines (`handledger export --format jsonl -o "
           "FILE.jsonl`) and import that file")
 
@@ -189,7 +189,7 @@ _JSONL = ("export the ledger as JSON lines (`handledger export --format jsonl -o
 def parquet_folder(directory: Path, count: int) -> str:
     """The one line that refuses the import of ``directory``, which holds ``count`` Parquet
     files and no file an importer identifies: a Parquet export (``export --format parquet``;
-    README "Formats", exports, and "dask-replay"), with what imports instead."""
+    docs/FORMATS-IMPORT.md "Formats", exports, and "dask-replay"), with what imports instead."""
     name = file_name(directory)
     return (f"{name}: a Parquet export ({count} Parquet file(s), tables {_TABLES}), which "
             "import does not read: nothing imported; to restore a ledger, import its JSON-"

@@ -60,7 +60,7 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
         LedgerError: the hand's currency is not the session's, the hand is a tournament's
             (its ``source`` names a ``tournament``: PokerStars) and the session counts money,
             the session's chip is no whole number of the currency's minor unit (0.005 USD: no
-            hand's unit can say it, README "Chips of different values"), or an amount does
+            hand's unit can say it, docs/BOOKS.md "Chips of different values"), or an amount does
             not convert exactly (naming the hand, the amount and how to fix it).
     """
     started = events[0]

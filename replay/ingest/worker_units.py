@@ -9,7 +9,7 @@ one-process import counts each hand of a session in that session's chips
 in whole units of a currency in a session neither the file nor the ledger opens
 (:func:`replay.ingest.old_units.whole_unit_notes`). :func:`first_counted_otherwise` finds
 such a hand among the rows the workers appended, and the file then goes through the
-one-process import (README "Chips of different values").
+one-process import (docs/BOOKS.md "Chips of different values").
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def book_line(errors: Sequence[LedgerError], sessions: Sequence[str]) -> str:
     """The one error line of a file that carries the book of ``sessions`` (its opening,
     buy-ins, cash-outs, closing, payments: JSON-lines session rows) refused whole because a
     hand or line of it was refused: its first refusal (file, line, hand, action), how many
-    more errors it has, and that nothing of it was written (README "Bad input": a book
+    more errors it has, and that nothing of it was written (docs/IMPORTING.md "Bad input": a book
     without one of its hands is chips nobody played, and a closed session would never take
     the hand back)."""
     more = _more(errors)

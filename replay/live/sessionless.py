@@ -1,6 +1,6 @@
 """A hand started live without ``--session`` while a session is open whose books seat every
 player of it (each bought in there and not cashed out since): the hand counts in no session's
-books (README "Sessions"), so ``hand start`` warns and says how to have it in that session.
+books (docs/LIVE.md "Sessions"), so ``hand start`` warns and says how to have it in that session.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What ``entry retract`` and ``entry amend`` say when the mistake may be an alias, not an
-entry (README "player unalias"): an entry written under a name ``player alias`` made another
+entry (docs/LIVE.md "player unalias"): an entry written under a name ``player alias`` made another
 player's counts as his, and ``player unalias`` ends that alias instead of touching the entry.
 Each hint is given only while the alias is in force (:func:`replay.sessions.state.series_names`).
 """

@@ -156,7 +156,7 @@ def entry_to_correct(state: SessionState, session: str, seq: int, *, amending: b
     """The book entry at ``seq`` of ``session`` (whose stream ``state`` folds) as recorded,
     that an ``entry retract`` (``amending`` False) or ``entry amend`` may correct: a buy-in,
     cash-out or payment there, not retracted, and of a closed session a payment unless
-    ``closed`` (README "A closed session's one rule").
+    ``closed`` (docs/CORRECTIONS.md "A closed session's one rule").
 
     Raises:
         NotFound: no such entry at ``seq`` (naming the session's entries); LedgerError: a
@@ -197,7 +197,7 @@ def check_amends(entry: Any, replacement: Any) -> None:
     """Refuse ``replacement``, a file's amendment of the book ``entry``, when it is not
     :func:`amended` of it (another type, player, kind, payer, payee or reason): the
     correction ``entry amend`` writes changes the amount alone, and a wrong player or kind is
-    retracted and the right entry recorded (README "sessions and the books").
+    retracted and the right entry recorded (docs/COMMANDS.md "sessions and the books").
 
     Raises:
         LedgerError: naming the first field that differs, as the entry and the replacement
@@ -293,7 +293,7 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
     there seats its player (under any of his names), is not voided, is recorded after it and
     comes before every other buy-in of his there (:func:`hands_left_unbought`): it would
     start with chips nobody bought, which ``hand start`` refuses and the audit's stack
-    continuity names (README "A night at the table"); a hand recorded before it the buy-in
+    continuity names (docs/LIVE.md "A night at the table"); a hand recorded before it the buy-in
     never counted for. ``where``: ``"entry retract fri 3 (buy-in of Dee, 100 chips)"``.
 
     Raises:

@@ -296,7 +296,7 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
     """``player`` leaves ``session`` with ``chips`` counted (as typed: whole chips, 0 or
     more, :func:`chips_written`). Returns the event and its seq. ``closed``: go in though the
     session is closed, as an ``entry amend`` of its cash-outs does (its books were settled
-    up at the close: README "sessions and the books"). ``note`` gets a ``warning:`` line
+    up at the close: docs/COMMANDS.md "sessions and the books"). ``note`` gets a ``warning:`` line
     when the chips are other than the session's hands leave him (the audit's session
     balance: :func:`replay.sessions.cash_out_books.cash_out_warning`); it is recorded.
 

@@ -56,7 +56,7 @@ def _agrees_with_hands(ledger: Any, name: str, chip_value: str, opened: ev.Sessi
                        ) -> None:
     """Refuse opening session ``name`` at a chip value that is not what its hands, imported
     before it was opened (a file naming the session), say a chip is worth: their amounts are
-    that money, and the opening would revalue them (README "a session has one unit", as
+    that money, and the opening would revalue them (docs/BOOKS.md "a session has one unit", as
     ``session set`` holds a session with a hand in money to its chip value). A hand in money
     (its ``unit`` names a currency: :meth:`ledger.model.events.Unit.money`) takes only its
     currency at its chip's worth; one in money of no named currency
@@ -225,7 +225,7 @@ def _kept_unit(state: Any, chip_value: str, currency: str | None, decimals: int 
 def close_session(ledger: Any, name: str) -> tuple[int, int, bool] | None:
     """Close session ``name`` (no more hands or buy-ins; payments settle it up). Refused
     while a hand of it is in play (:func:`hands_in_play`): its pot is not paid yet, and the
-    books closed are the books settled up (README "sessions and the books").
+    books closed are the books settled up (docs/COMMANDS.md "sessions and the books").
 
     The closing is followed by a checkpoint of the head, which vouches for every row: a
     file whose blocks or chain ``verify`` fails is refused first
@@ -235,7 +235,7 @@ def close_session(ledger: Any, name: str) -> tuple[int, int, bool] | None:
     session closed already whose close's checkpoint its checkpoints file lacks
     (:func:`ledger.store.sidecar.unanchored_closes`), ``(seq, position, no_file)`` of that
     close (``no_file``: there is no checkpoints file at all), nothing written: the caller
-    takes its checkpoint (README "Anchoring it").
+    takes its checkpoint (docs/LEDGER.md "Anchoring it").
 
     Raises:
         NotFound: see :func:`open_state`; LedgerError: it is closed already and its close's

@@ -27,7 +27,7 @@ from replay.sessions.state import (
 
 #: How ``pay`` names the house, whoever keeps the rake the table took (a payment's payer or
 #: payee None): a word no player first named at the table or in the books can have
-#: (:data:`ledger.model.names.NOTATION_WORDS`; README "settle").
+#: (:data:`ledger.model.names.NOTATION_WORDS`; docs/LIVE.md "settle").
 HOUSE_WORD = "rake"
 
 

@@ -209,7 +209,8 @@ def entry_said(entry: Any) -> str:
 def closed_flag_on_open(state: SessionState, session: str, typed: str) -> None:
     """Refuse ``--closed`` given to a write into ``session`` (``state``: its books) while it
     is open: the flag lets a write into a closed session's books, settled up at the close
-    (README "A closed session's one rule"), and on an open one it says what is not so.
+    (docs/CORRECTIONS.md "A closed session's one rule"), and on an open one it says what is
+    not so.
     ``typed``: the command as typed, ``--closed`` last.
 
     Raises:

@@ -7,7 +7,7 @@ Shape of a line (UTF-8, ASCII in practice, ``\\n``-terminated)::
 
 ``hand`` rows carry hand events, ``session`` rows session events (see :mod:`ledger.model.events`).
 A row may carry, between its ``seq`` and its ``event``, the ``source_key`` the ledger stores with
-it (what makes a re-import add nothing, README "What is in the ledger"), when an import of
+it (what makes a re-import add nothing, docs/LEDGER.md "What is in the ledger"), when an import of
 another format gave it (a PokerNow log's, a PHH or PokerStars file's): the identity of the
 file's hand or line, which no event holds, so a ledger restored from the file knows that file
 again as the ledger it was exported from knows it. ``export --format jsonl`` writes it on a

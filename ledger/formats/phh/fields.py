@@ -242,7 +242,7 @@ def parse_amounts(raw: RawHand, decimals: int, count: int) -> dict[str, Any]:
 
 def check_rake(raw: RawHand, decimals: int) -> None:
     """Refuse a ``rake`` (what the table took from the pot, in the hand's money: FORMATS.md
-    §1, README "A home game's rake") that is not a whole number of the hand's chips at or
+    §1, docs/LIVE.md "A home game's rake") that is not a whole number of the hand's chips at or
     above 0 and within ``MAX_CHIPS``, and a ``_rake`` rule that cannot be read whole (its
     ``cap`` so too). The hand's chip is set by its played amounts
     (``decimals``, :func:`hand_decimals`), never by its rake: the rake is taken from those
