@@ -557,7 +557,9 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
 
     Raises:
         LedgerError: ``out``'s parent folder does not exist, or ``out`` cannot be made; a
-            file to write is the ledger (a hard link to it), nothing written.
+            file to write is the ledger (a hard link to it), nothing written; an amount
+            beyond a 64-bit integer (:mod:`replay.ingest.export_columns`: chips and money
+            are written as integers), nothing written.
     """
     from ledger.store.outputs import none_is_the_ledger
 
@@ -569,6 +571,9 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
         "'main' AND table_catalog = current_database()").fetchall() if r[0] != "meta")
     paths = [out / f"{name}.{fmt}" for name in names]
     none_is_the_ledger(paths, ledger.path, f"export {out}")
+    from replay.ingest.export_columns import select_list
+
+    chosen = [select_list(con, name, fmt) for name in names]  # a refusal writes nothing
     try:
         out.mkdir(exist_ok=True)
     except FileNotFoundError as exc:
@@ -580,8 +585,9 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
     except OSError as exc:
         raise LedgerError(f"cannot make folder {out}: {exc.strerror}") from None
     written = []
-    for name, path in zip(names, paths, strict=True):
+    for name, path, columns in zip(names, paths, chosen, strict=True):
         option = "(FORMAT PARQUET)" if fmt == "parquet" else "(FORMAT CSV, HEADER)"
-        con.execute(f"COPY (SELECT * FROM \"{name}\") TO '{path.as_posix()}' {option}")
+        con.execute(f"COPY (SELECT {columns} FROM \"{name}\") TO '{path.as_posix()}' "
+                    f"{option}")
         written.append(path)
     return written
