@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.errors import IllegalAction
+from ledger.model.shell import shell_arg
 from replay.amendments import taken_back
 
 
@@ -33,11 +34,12 @@ def inserted_row_refusal(events: Sequence[Any], op: str, seq: int) -> str:
           and any(c.op == "insert_after" and c.seq == seq for c in e.changes)]
     if not by:
         return (f"{op} {seq}+: no correction in force inserted a row after seq {seq} "
-                f"(`handledger show {hand}` numbers such a row {seq}+)")
+                f"(`handledger show {shell_arg(hand)}` numbers such a row {seq}+)")
     return (f"{op} {seq}+: seq {seq}+ is a row correction {by[-1]} inserted after seq {seq}, "
             "and a correction names the hand's original rows (those `handledger show` numbers "
             f"without +): to change it, take correction {by[-1]} back (`handledger undo "
-            f"{hand} --by …` takes back the last correction or void appended to the hand, an "
+            f"{shell_arg(hand)} --by …` takes back the last correction or void appended to the "
+            "hand, an "
             "undo after it the one before) and correct again")
 
 
