@@ -56,7 +56,8 @@ def _never_fail_to_show() -> None:
     has its own error handler (standard error's ``backslashreplace``, the C locale's
     ``surrogateescape``) is kept; a UTF-8 terminal's output is byte for byte the same (only a
     lone surrogate, which no encoding shows, is written ``?``). The JSON outputs stay valid JSON
-    (their non-ASCII is ``\\uXXXX`` escaped, or a ``?`` inside a string)."""
+    (their non-ASCII is ``\\uXXXX`` escaped, or a ``?`` inside a string). An ``ascii``
+    stream is one click takes for a misconfigured locale: what it echoes goes out as UTF-8."""
     for stream in (sys.stdout, sys.stderr):
         if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
