@@ -9,6 +9,7 @@ from typing import Any
 
 from ledger.audit.seat_labels import seat_label_note
 from ledger.model.money import format_money
+from ledger.model.shell import shell_arg
 
 
 def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
@@ -178,7 +179,7 @@ def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
         out.append(f"note: hand {h['hand']}{where} is in progress (not ended): the "
                    f"{h['pot']} chips in its pot so far ({chips}) count as put in, no "
                    "payout counted until it ends; the nets are final once it ends "
-                   f"(`handledger act {h['hand']} end`) or is voided")
+                   f"(`handledger act {shell_arg(h['hand'])} end`) or is voided")
     return out
 
 
@@ -230,11 +231,12 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
                              else "hands of no session") for r in raked)
         one = session or (raked[0]["session"] if len(raked) == 1 and raked[0]["session"]
                           else "SESSION")
-        pay = f"`handledger pay {one} PLAYER rake AMOUNT` records a payment to it"
+        pay = f"`handledger pay {shell_arg(one)} PLAYER rake AMOUNT` records a payment to it"
         if raked and all(r["session"] is None for r in raked):
             pay = ("`handledger pay SESSION PLAYER rake AMOUNT` records a payment to it in a "
                    "session; hands of no session have none to name")
-        back = [f"`handledger pay {s or one} rake {b} {format_money(n, decimals, None)}`"
+        back = [f"`handledger pay {shell_arg(s or one)} rake {shell_arg(b)} "
+                f"{shell_arg(format_money(n, decimals, None))}`"
                 for s, a, b, n in transfers if a is None and b is not None]
         if back and any(b is None for _, _, b, _ in transfers):  # paid and pays back
             pay += f"; {', '.join(back)} records its payment back"
@@ -268,7 +270,8 @@ def waiting_lines(waiting: list[dict[str, Any]]) -> list[str]:
         out.append(f"session {w['session']}: not settled yet: hand {w['hand']} is still in "
                    "progress (not ended)"
                    + (f" (and {more} more hand{'s' if more > 1 else ''})" if more else "")
-                   + f": its pot is paid when it ends (`handledger act {w['hand']} end`) or "
+                   + f": its pot is paid when it ends (`handledger act {shell_arg(w['hand'])} "
+                     "end`) or "
                    "is voided; then run `handledger settle` again")
     return out
 
@@ -445,7 +448,7 @@ def _carried_why(closed: list[str]) -> str:
     ways)."""
     if len(closed) == 1:
         return (f"owed by nobody: session {closed[0]} is closed and deals no hand that takes "
-                f"them (`handledger settle --session {closed[0]}` names the ways)")
+                f"them (`handledger settle --session {shell_arg(closed[0])}` names the ways)")
     if closed:
         return (f"owed by nobody: sessions {', '.join(closed)} are closed and deal no hand "
                 "that takes them (`handledger settle` names the ways)")

@@ -10,6 +10,8 @@ from typing import Any
 
 import click
 
+from ledger.model.shell import shell_arg
+
 KEYS_ENV = "HANDLEDGER_KEYS"
 
 
@@ -32,7 +34,7 @@ def given_key_directory(ctx: click.Context, param: click.Parameter, value: Any) 
     if path.is_dir() or makes and not path.exists():
         return value
     why = ("not a directory" if path.exists() else
-           f"no such directory (`handledger key new NAME --keys {value}` makes one)")
+           f"no such directory (`handledger key new NAME --keys {shell_arg(value)}` makes one)")
     raise click.BadParameter(f"{value}: {why}", ctx, param)
 
 

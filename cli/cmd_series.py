@@ -6,8 +6,6 @@ are integers; money is chips × the session's chip value, printed with the curre
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -15,8 +13,9 @@ from typing import Any
 
 import click
 
-from cli import books_text, render, text
+from cli import books_text, render, sql_rows, text
 from cli.context import Context
+from ledger.model.errors import MalformedInput
 
 
 @click.command()
@@ -238,8 +237,11 @@ def _unchecked(noted: list[str]) -> None:
 
 @click.command()
 @click.argument("query")
-@click.option("--csv", "as_csv", is_flag=True, help="CSV with a header row.")
-@click.option("--json", "as_json", is_flag=True, help="A JSON array of row objects.")
+@click.option("--csv", "as_csv", is_flag=True,
+              help="CSV with a header row; a list or struct as its JSON text.")
+@click.option("--json", "as_json", is_flag=True,
+              help="A JSON array of row objects (a JSON column nested; NaN and Infinity, "
+                   "which JSON cannot write, as null; columns named apart).")
 @click.option("--max-rows", type=click.IntRange(min=1), default=None,
               help="Print at most this many rows (default 10000).")
 @click.option("--timeout", type=click.FloatRange(min=0), default=None,
@@ -253,18 +255,16 @@ def sql(obj: Context, query: str, as_csv: bool, as_json: bool, max_rows: int | N
     there were more) and the statement stops after --timeout seconds."""
     from replay.books import sql as run_query
 
+    if as_json and as_csv:
+        raise MalformedInput("sql takes --json or --csv, not both")
     done = run_query(obj.db, query, max_rows=max_rows, timeout=timeout)
     columns, rows = done.columns, done.rows
     more = (f"(stopped at {len(rows)} rows: there are more; --max-rows N prints more)"
             if done.more else None)
     if as_json:
-        click.echo(json.dumps([dict(zip(columns, r, strict=True)) for r in rows], default=str))
+        click.echo(sql_rows.json_rows(columns, done.types, rows))
     elif as_csv:
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows(rows)
-        click.echo(buf.getvalue(), nl=False)
+        click.echo(sql_rows.csv_rows(columns, rows), nl=False)
     else:
         click.echo(text.sql_table(columns, rows, more=more))
         return

@@ -16,6 +16,7 @@ from cli.cmd_checkpoint import keys_option
 from cli.context import JOBS, Context
 from cli.names import books_named
 from ledger.model.money import format_money
+from ledger.model.shell import shell_arg
 
 
 @click.group()
@@ -103,7 +104,7 @@ def _note_findings(obj: Context, name: str) -> None:
     if found:
         count = f"{len(found)} audit finding{'s' if len(found) != 1 else ''}"
         render.note(f"note: session {name} closed with {count} (`handledger audit --session "
-                    f"{name}` lists them)")
+                    f"{shell_arg(name)}` lists them)")
 
 
 @session.command(name="set")
@@ -218,12 +219,13 @@ def session_list(obj: Context, as_json: bool) -> None:
             if lost := s.get("carried_to_none"):  # nobody owes it: the nets sum short of 0
                 state = (f"closed, not settled: hand {lost['hand']} carries {lost['chips']} "
                          "chips to the session's next hand, which it will never deal (owed "
-                         f"by nobody: `handledger settle --session {s['session']}` names "
+                         f"by nobody: `handledger settle --session {shell_arg(s['session'])}` "
+                         "names "
                          "the ways)")
             if s.get("books_off"):
                 kinds = ", ".join(f"{kind} {n}" for kind, n in s["findings"].items())
                 state += (f", but its audit has {s['books_off']} finding(s) ({kinds}: "
-                          f"`handledger audit --session {s['session']}`)")
+                          f"`handledger audit --session {shell_arg(s['session'])}`)")
             state += _missing_checkpoint(s, obj.db)
         voided = f" ({s['hands_voided']} voided)" if s["hands_voided"] else ""
         retracted = f" ({s['buy_ins_retracted']} retracted)" if s["buy_ins_retracted"] else ""
@@ -236,16 +238,17 @@ def _missing_checkpoint(s: dict, db: str) -> str:
     checkpoints file lacks (``close_checkpoint_missing``, why: ``close_checkpoint_why``)."""
     if not s.get("close_checkpoint_missing"):
         return ""
-    against = f"`handledger verify --against {db}.checkpoints`"
+    against = f"`handledger verify --against {shell_arg(db)}.checkpoints`"
     return {
         "parted": ", its close's checkpoint not found: its checkpoints file holds one this "
                   f"ledger does not extend ({against})",
         "damaged": f", its close's checkpoint missing: its checkpoints file has a damaged line "
                    f"({against})",
         "no file": ", its close's checkpoint missing: there is no checkpoints file (copied "
-                   f"without it?) (`handledger session close {s['session']}` takes one)",
+                   f"without it?) (`handledger session close {shell_arg(s['session'])}` takes one)",
     }.get(s.get("close_checkpoint_why", ""), (
-        f", its close's checkpoint missing (`handledger session close {s['session']}` takes "
+        f", its close's checkpoint missing (`handledger session close {shell_arg(s['session'])}` "
+        "takes "
         "it)"))
 
 
@@ -404,7 +407,8 @@ def player_alias(obj: Context, name: str, other: str, session_name: str | None) 
     if not other_known:
         click.echo(f"warning: {other} is no name in the ledger yet: a hand, book entry or "
                    f"import naming {other} counts as {name}'s from now on (a typo is ended "
-                   f"with `handledger player unalias {other} --reason … --by …`)", err=True)
+                   f"with `handledger player unalias {shell_arg(other)} --reason … --by "
+                   "…`)", err=True)
 
 
 @player.command(name="unalias")

@@ -14,11 +14,13 @@ from cli.context import Context
 @click.command()
 @click.argument("hand", metavar="HAND")
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="The page to write (default HAND.html).")
+              default=None, help="The page to write (default HAND.html; - writes it to "
+                                 "standard output).")
 @keys_option
 @click.pass_obj
 def view(obj: Context, hand: str, output: Path | None, keys_dir: str) -> None:
-    """Write one self-contained HTML page replaying HAND step by step: the table, the pots
+    """Write one self-contained HTML page (``-o -``: to standard output, no file made)
+    replaying HAND step by step: the table, the pots
     and side pots with their eligible players after every event, every pot explained, what
     the table paid beside the rules, and the hand's corrections and voids, each signed one
     with its signer and whether its signature verifies against the key directory."""
@@ -29,11 +31,16 @@ def view(obj: Context, hand: str, output: Path | None, keys_dir: str) -> None:
     from replay.handview import load_view
     from replay.pagefiles import default_file, write_page
 
+    to_stdout = output is not None and str(output) == "-"  # as export -o - does
     path = output or Path(default_file(hand))
-    not_the_ledger(path, obj.db, f"-o {output}" if output else None)
+    if not to_stdout:
+        not_the_ledger(path, obj.db, f"-o {output}" if output else None)
     view = load_view(obj.ledger(read_only=True), hand, KeyStore(keys_dir))
     names = obj.names()  # from the ledger the view was read from
     page = render_hand(view, names=names)
+    if to_stdout:
+        click.echo(page, nl=False)  # the very bytes the file would hold
+        return
     try:
         write_page(path, page)
     except OSError as exc:

@@ -9,6 +9,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ledger.model.shell import shell_arg
+
 
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.state.Now`): phase, whose turn and what is legal, the
@@ -262,18 +264,21 @@ def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
         if not starts:
             continue
         stacks = ", ".join(f"{d.player} {d.expected}" for d in starts)
-        json_is = f"JSON the \"event\" of `handledger export {hand}`'s first line with {stacks}"
+        json_is = (f"JSON the \"event\" of `handledger export {shell_arg(hand)}`'s first line "
+                   f"with {stacks}")
         refused = starts[0].refused
         if refused is None:
-            lines.append(f"    to follow it: `handledger correct {hand} --replace 1 JSON "
+            lines.append(f"    to follow it: `handledger correct {shell_arg(hand)} --replace 1 "
+                         "JSON "
                          f"--reason … --by …`, {json_is}")
             continue
         said = refused.removeprefix("the corrected hand is not legal: ")
         seq = re.match(r"event (\d+) ", said)
         lines.append(f"    its start alone cannot follow it: with {stacks}, hand {hand} is not "
                      f"legal: {said}; correct that action with its start, in one correction "
-                     f"(`handledger whatif {hand} --replace 1 JSON --replace "
-                     f"{seq.group(1) if seq else 'SEQ'} ACTION` tries it and names any later "
+                     f"(`handledger whatif {shell_arg(hand)} --replace 1 JSON --replace "
+                     f"{shell_arg(seq.group(1) if seq else 'SEQ')} ACTION` tries it and names any "
+                     "later "
                      f"action refused then; {json_is})")
     return lines
 

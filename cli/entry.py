@@ -48,6 +48,21 @@ def _lost_interrupt(unraisable: Any) -> None:
         landing.lost()
 
 
+def _never_fail_to_show() -> None:
+    """Standard output and error show what their encoding cannot (a name ``Zoë🃏``, the
+    program's own ``—``, ``…`` and box-drawing characters on a ``latin-1`` or ``ascii``
+    terminal, ``PYTHONIOENCODING``) as ``?`` rather than fail: a command whose write has
+    committed must never end in a traceback and exit 1 for its echo. A stream that already
+    has its own error handler (standard error's ``backslashreplace``, the C locale's
+    ``surrogateescape``) is kept; a UTF-8 terminal's output is byte for byte the same (only a
+    lone surrogate, which no encoding shows, is written ``?``). The JSON outputs stay valid JSON
+    (their non-ASCII is ``\\uXXXX`` escaped, or a ``?`` inside a string). An ``ascii``
+    stream is one click takes for a misconfigured locale: what it echoes goes out as UTF-8."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+
+
 def main() -> None:
     """Hand the command to a running ``handledger serve`` (:mod:`cli.served`), or load
     :mod:`cli.main` and run it here (:func:`cli.main.main` gives the exit statuses)."""
@@ -55,6 +70,7 @@ def main() -> None:
         if sys.stderr is not None:
             sys.stderr.write("error: standard output is closed: nothing was done\n")
         sys.exit(2)
+    _never_fail_to_show()
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     sys.unraisablehook = _lost_interrupt
     try:  # Ctrl-C before forward() passes it on (importing the socket module, say)

@@ -9,6 +9,8 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from ledger.model.shell import shell_arg
+
 #: What a clean audit did not check: the books are the derived tables, caught up from the
 #: rows that moved, and no read walks the hash chain (a second of CPU per hundred thousand
 #: rows, docs/LEDGER.md "Tampering"): a row edited in place is ``verify``'s to find.
@@ -197,7 +199,7 @@ def _unanchored_lines(closes: Any) -> list[str]:
     state, why = closes.file, closes.why
     if why is None:
         return []
-    against = f"`handledger verify --against {state.path}`"
+    against = f"`handledger verify --against {shell_arg(state.path)}`"
     if why == "parted":
         line, position, said = state.parted
         return [f"checkpoints FAIL: {state.path}:{line} holds a checkpoint of position "
@@ -216,8 +218,8 @@ def _unanchored_lines(closes: Any) -> list[str]:
         elif why == "no file":
             out.append(head + f"there is no checkpoints file {state.path} (the ledger copied "
                        "without it?): put it back beside the ledger; if it never was, "
-                       f"`handledger session close {name}` takes the checkpoint")
+                       f"`handledger session close {shell_arg(name)}` takes the checkpoint")
         else:
             out.append(head + "its close stopped before writing its checkpoint (`handledger "
-                       f"session close {name}` takes it)")
+                       f"session close {shell_arg(name)}` takes it)")
     return out

@@ -24,6 +24,7 @@ from ledger.audit import hand_nets, player_balances, settlement, standings_grid
 from ledger.audit.catchup import moved
 from ledger.audit.tables import AuditReport, read_audit
 from ledger.model.errors import LedgerError, NotFound
+from ledger.model.shell import shell_arg
 from ledger.store.duck import duckdb
 from ledger.store.store import Ledger
 from replay.progress import Progress, silent
@@ -419,7 +420,8 @@ def _unbalanced_lines(findings: list[Any], closed: set[str] | frozenset[str] = f
         fix = (what[kind][1] if kind != "stack_continuity" else
                _stack_fixes(name, flag, any(d > 0 for d in diffs), any(d < 0 for d in diffs)))
         out.append(f"note: session {name}: {what[kind][0]} ({', '.join(names[name, kind])} "
-                   f"chips); settle goes by the hands: `handledger audit --session {name}` "
+                   "chips); settle goes by the hands: `handledger audit --session "
+                   f"{shell_arg(name)}` "
                    f"names each ({fix})")
     return out
 
@@ -431,11 +433,14 @@ def _stack_fixes(name: str, flag: str, plus: bool, minus: bool) -> str:
     many chips or entered twice (``entry amend`` / ``entry retract``), which a rebuy would
     only make worse; either, a stack typed wrong (the hand's start corrected). ``flag``:
     `` --closed`` for a closed session."""
-    rebuy = (f"a rebuy not recorded before the hand: `handledger buyin {name} PLAYER CHIPS "
+    rebuy = (f"a rebuy not recorded before the hand: `handledger buyin {shell_arg(name)} PLAYER "
+             "CHIPS "
              f"--before HAND{flag}` counts it before that hand")
     wrong = (f"a buy-in recorded wrong (too many chips, or entered twice): `handledger entry "
-             f"amend {name} SEQ CHIPS --reason … --by …{flag}` or `handledger entry retract "
-             f"{name} SEQ --reason … --by …{flag}` (`handledger history --session {name}` "
+             f"amend {shell_arg(name)} SEQ CHIPS --reason … --by …{flag}` or `handledger entry "
+             "retract "
+             f"{shell_arg(name)} SEQ --reason … --by …{flag}` (`handledger history --session "
+             f"{shell_arg(name)}` "
              "lists the entries)")
     typed = "or a stack typed wrong: its start replaced, `handledger correct HAND --replace 1 …`"
     if plus and minus:

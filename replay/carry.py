@@ -25,6 +25,7 @@ from ledger.model import events as ev
 from ledger.model.batch import Batch
 from ledger.model.carry_rules import EITHER, carry_sections
 from ledger.model.errors import MalformedInput, NotFound
+from ledger.model.shell import shell_arg
 
 Previous = Callable[[str], tuple[str, list[Any]] | None]
 Stored = Callable[[str], list[Any] | None]
@@ -390,11 +391,13 @@ def _void_through(ledger: Any, hand: str) -> str:
     write, then the hands recorded again."""
     chain = taker_chain(ledger, hand)
     if len(chain) == 1:
-        return (f"; void it instead (`handledger void {hand} --reason … --by …`) and record it "
+        return (f"; void it instead (`handledger void {shell_arg(hand)} --reason … --by …`) and "
+                "record it "
                 "again as a new hand")
     others = ", ".join(chain[1:])
     return (f"; void it with hand{'s' if len(chain) > 2 else ''} {others}, which took its "
-            f"chips, in one write (`handledger void {' '.join(chain)} --reason … --by …`) and "
+            f"chips, in one write (`handledger void {' '.join(map(shell_arg, chain))} --reason … "
+            "--by …`) and "
             "record them again as new hands (the void of a later hand alone passes the chips "
             "on)")
 
@@ -479,11 +482,13 @@ def left_to_none_ways(left: LeftToNone, closed: bool = False) -> str:
     Every way named is one the ledger takes: appended events only."""
     hand, came, voided, came_voided = left.hand, left.came, left.voided, left.came_voided
     flag = " --closed" if closed else ""
-    fix = (f"correct hand {hand} (`handledger correct {hand} …{flag} --reason … --by …`) or "
-           f"void it (`handledger void {hand}{flag} --reason … --by …`)")
-    both = f"`handledger void {came} {hand}{flag} --reason … --by …`"
+    fix = (f"correct hand {hand} (`handledger correct {shell_arg(hand)} …{flag} --reason … --by "
+           "…`) or "
+           f"void it (`handledger void {shell_arg(hand)}{flag} --reason … --by …`)")
+    both = f"`handledger void {shell_arg(came)} {shell_arg(hand)}{flag} --reason … --by …`"
     if came and voided:
-        undo = (f"undo the void of hand {hand} (`handledger undo {hand}{flag} --by …`): it "
+        undo = (f"undo the void of hand {hand} (`handledger undo {shell_arg(hand)}{flag} --by "
+                "…`): it "
                 "takes them again")
         if not came_voided:  # voided before, hand came passed them on: its void stands
             undo += (f"; to take back hand {came} too, void both in one write after that undo "

@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from engine.errors import IllegalAction
 from ledger.model import events as ev
+from ledger.model.shell import shell_arg
 from replay.action_text import parse_action
 from replay.amendments import effective_events, split_stream
 from replay.corrected_hand import check_replays, payout_fault, same_hand
@@ -205,7 +206,8 @@ def refuse_under_void(hand: str, events: Sequence[Any], correction: ev.Correctio
     if before and after and before[-1].type == after[-1].type == "hand_voided":
         raise IllegalAction(
             "the hand is voided: a correction under a void changes nothing in the books; "
-            f"take the void back first (`handledger undo {hand} --by …`); nothing written",
+            f"take the void back first (`handledger undo {shell_arg(hand)} --by …`); nothing "
+            "written",
             hand=hand)
 
 
@@ -264,10 +266,13 @@ def _same_session(events: Sequence[Any], spec: ChangeSpec, new: Any) -> None:
         way = (f"to have it in {now or 'no session'}, import its file into a new ledger "
                f"(`handledger --db NEW import{flag} FILE`)")
     elif now is not None:  # recorded live: voided here, its events recorded again there
-        way = (f"to have it in {now}, void it (`handledger void {hand} --reason … --by …`) and "
-               f"record it again there (`handledger hand again {hand} --session {now}`)")
+        way = (f"to have it in {now}, void it (`handledger void {shell_arg(hand)} --reason … --by "
+               "…`) and "
+               f"record it again there (`handledger hand again {shell_arg(hand)} --session "
+               f"{shell_arg(now)}`)")
     else:
-        way = (f"to have it in no session, void it (`handledger void {hand} --reason … --by …`)"
+        way = (f"to have it in no session, void it (`handledger void {shell_arg(hand)} --reason … "
+               "--by …`)"
                " and record it again: `handledger hand start …` and its actions")
     raise IllegalAction(
         f"{spec.op} {spec.seq}: the hand_started names "

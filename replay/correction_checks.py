@@ -14,6 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalAction
+from ledger.model.shell import shell_arg
 from ledger.store.streams import hands_seating
 from replay.fold import HandReplay, fold_stream, replay_events
 from replay.whatif import paid_net
@@ -60,7 +61,8 @@ def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] 
     way = ""
     if voiding:  # the takers voided with it give the chips to nobody: the way through
         chain = taker_chain(ledger, hand)
-        way = f"; void them together in one write (`handledger void {' '.join(chain)}`)"
+        voids = " ".join(map(shell_arg, chain))
+        way = f"; void them together in one write (`handledger void {voids}`)"
     raise IllegalAction(
         f"hand {later} took the chips this hand carried to the session's next hand "
         f"({sections}), and {doing}: the chips would be counted twice; nothing "
@@ -118,7 +120,7 @@ def passed_on_reach(ledger: Any, hand: str, session: str | None, voided: HandRep
         came = [r.event.other_hand for r in ledger.read(hand)
                 if r.type == "carry_over" and r.event.direction == "in"]
         way = (f"; void hand {came[0]}, whose chips they are, with it in one write "
-               f"(`handledger void {came[0]} {hand}`)" if came else "")
+               f"(`handledger void {shell_arg(came[0])} {shell_arg(hand)}`)" if came else "")
         raise IllegalAction(
             f"voided, the hand would pass the {chips} chip(s) carried into it on to the "
             f"session's next hand (RULES.md §7.1), but hand {later} started after it without "
@@ -387,4 +389,4 @@ def not_counted_twice(ledger: Any, hand: str, started: Any) -> None:
             "kin": f"hand {other} records the same hand as {hand} and is not voided"}[how]
     raise IllegalAction(
         f"{said}: the two would count it twice (void {other} first: `handledger void "
-        f"{other} --reason … --by …`)", hand=hand)
+        f"{shell_arg(other)} --reason … --by …`)", hand=hand)

@@ -15,6 +15,7 @@ from itertools import permutations, product
 from typing import Any
 
 from engine.errors import IllegalAction
+from ledger.model.shell import shell_arg
 from replay.amendments import AMENDMENT_TYPES, taken_back
 from replay.correction_build import ChangeSpec, build_correction
 from replay.hand_history import change_brief
@@ -79,7 +80,8 @@ def refuse_made_already(hand: str, events: Sequence[Any], specs: Sequence[Change
         said = (f"{_said(events, [changes[k] for k in kept])} ({len(kept)} of its "
                 f"{len(changes)} changes: {made_said(events, i)})")
     raise IllegalAction(f"already corrected so: the correction at seq {i} (by {events[i - 1].by}) "
-                        f"made {said}; nothing written (`handledger history {hand}` lists it)",
+                        f"made {said}; nothing written (`handledger history {shell_arg(hand)}` "
+                        "lists it)",
                         hand=hand)
 
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from engine.errors import IllegalAction
 from ledger.model import events as ev
 from ledger.model.errors import locating
+from ledger.model.shell import shell_arg
 from ledger.store import signing
 from ledger.store.keys import KeyStore
 from ledger.store.proven import prove_before_writing
@@ -172,7 +173,8 @@ def _changes_something(hand: str, events: Sequence[Any], correction: ev.Correcti
     if after == before:
         raise IllegalAction(
             "changes nothing: the hand's events in force would be the same with this "
-            f"correction (`handledger history {hand}` lists its corrections); nothing written",
+            f"correction (`handledger history {shell_arg(hand)}` lists its corrections); nothing "
+            "written",
             hand=hand)
 
 

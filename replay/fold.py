@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
+from ledger.model.shell import shell_arg
 from replay.amendments import AMENDMENT_MODELS, Numbered, numbered_events, renumber
 from replay.amendments import effective_events as effective_events  # many callers
 from replay.hand_replay import HandReplay
@@ -212,7 +213,8 @@ def _in_progress_note(hand: str, found: Sequence[Discrepancy]) -> str:
     ``audit``, ``replay``'s count and exit code and the derived tables check them then."""
     prefix = f"hand {hand}: "
     said = "; ".join(dict.fromkeys(d.sentence().removeprefix(prefix) for d in found))
-    return (f"in progress (not ended), checked once it ends (`handledger act {hand} end`); "
+    return (f"in progress (not ended), checked once it ends (`handledger act {shell_arg(hand)} "
+            "end`); "
             f"the payouts recorded so far differ from the rules: {said}")
 
 

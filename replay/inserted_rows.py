@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.errors import IllegalAction
+from ledger.model.shell import shell_arg
 from replay.amendments import numbered_events, taken_back
 
 
@@ -53,18 +54,19 @@ def inserted_row_refusal(events: Sequence[Any], op: str, seq: int) -> str:
           and any(c.op == "insert_after" and c.seq == seq for c in e.changes)]
     if not by:
         return (f"{op} {label}: no correction in force inserted a row after seq {seq} "
-                f"(`handledger show {hand}` numbers such a row {seq}+)")
+                f"(`handledger show {shell_arg(hand)}` numbers such a row {seq}+)")
     count = rows_inserted_after(events, seq)
     if nth is not None and nth > count:
-        shown = (f"one row, which `handledger show {hand}` numbers {seq}+" if count == 1 else
-                 f"{count} rows, which `handledger show {hand}` numbers {seq}+1 to "
+        shown = (f"one row, which `handledger show {shell_arg(hand)}` numbers {seq}+" if count == 1 else
+                 f"{count} rows, which `handledger show {shell_arg(hand)}` numbers {seq}+1 to "
                  f"{seq}+{count}")
         return (f"{op} {label}: the hand has no row {label}: the corrections in force "
                 f"inserted {shown}, after seq {seq}")
     return (f"{op} {label}: seq {label} is a row correction {by[-1]} inserted after seq {seq}, "
             "and a correction names the hand's original rows (those `handledger show` numbers "
             f"without +): to change it, take correction {by[-1]} back (`handledger undo "
-            f"{hand} --by …` takes back the last correction or void appended to the hand, an "
+            f"{shell_arg(hand)} --by …` takes back the last correction or void appended to the "
+            "hand, an "
             "undo after it the one before) and correct again")
 
 

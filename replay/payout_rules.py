@@ -34,6 +34,7 @@ from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.carry_rules import carry_sections
+from ledger.model.shell import shell_arg
 from replay.typed import as_typed
 
 
@@ -512,7 +513,7 @@ def take_back(state: HandState, stream: Any) -> str:
     if seqs:
         deletes = " ".join(f"--delete {s}" for s in seqs)
         out.append(f"take the payout{'s' if len(seqs) > 1 else ''} back with `handledger "
-                   f"correct {state.started.hand} {deletes} --reason R --by NAME` "
+                   f"correct {shell_arg(state.started.hand)} {deletes} --reason R --by NAME` "
                    f"({', '.join(said)})")
     if inserted:
         out.append(f"take back the correction that made {'; '.join(inserted)} "

@@ -104,3 +104,33 @@ def test_an_action_in_a_closed_sessions_hand_needs_closed(user, db: str) -> None
     assert user("act", "s3", "Bob f")[2] == (
         "error: hand s3, action 'Bob f': the hand is complete: a change now is a correction "
         "(`handledger correct`)\n")
+
+
+def test_a_suggested_command_quotes_its_words_for_the_shell(user, db: str) -> None:  # noqa: ANN001
+    """A session ``x y``, a hand ``h 1`` and a player ``O'Brien``: each suggested command can
+    be pasted into a shell as printed (one word each, quoted where the shell would split or
+    end it), as the names are printed bare elsewhere in the line."""
+    for args in (("session", "open", "x y", "--date", "2026-01-09"),
+                 ("buyin", "x y", "O'Brien", "100"), ("buyin", "x y", "Ann", "100"),
+                 ("hand", "start", "--session", "x y", "--hand", "h 1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "O'Brien:100,Ann:100", "--button", "Ann")):
+        assert user(*args)[0] == 0, args
+    assert user("session", "close", "x y") == (
+        2, "", "error: session x y has hand h 1 still in play: end it (`handledger act 'h 1' "
+               "end`, once its pots are paid) or void it (`handledger void 'h 1' --reason … "
+               "--by …`), then close; nothing written\n")
+    assert user("cashout", "x y", "O'Neil", "5") == (
+        2, "", "error: O'Neil has no buy-in in x y: nothing to cash out (chips at the table: "
+               "Ann, O'Brien; a buy-in not yet recorded goes first: `handledger buyin 'x y' "
+               "'O'\"'\"'Neil' CHIPS`)\n")
+    assert user("entry", "amend", "x y", "2", "90", "--reason", "r", "--by", "me")[2].endswith(
+        "`handledger history --session 'x y'` lists the entries)\n")
+
+
+def test_shell_words_stay_bare_unless_the_shell_would_read_them_otherwise() -> None:
+    from ledger.model.shell import shell_arg
+
+    assert [shell_arg(w) for w in ("Ann", "Zoë", "李雷x", "h-1", 7, "x y", "O'Brien", "",
+                                   "a#b", "ksv @ ycx")] == [
+        "Ann", "Zoë", "李雷x", "h-1", "7", "'x y'", "'O'\"'\"'Brien'", "''", "'a#b'",
+        "'ksv @ ycx'"]

@@ -63,7 +63,7 @@ def _started(user, db: str) -> tuple[dict, object]:  # noqa: ANN001
                         " FROM events WHERE hand_id = 'r1' AND seq = 1", "--json")
     assert code == 0
     row = json.loads(out)[0]
-    unit, rake = (json.loads(v) for v in row.values())
+    unit, rake = row.values()  # JSON columns, nested
     return unit, rake
 
 

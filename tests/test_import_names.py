@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.test_books_refusals import rows
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -81,3 +83,81 @@ def test_every_control_character_is_refused_ascii_or_not() -> None:
     for code in [*range(0x01, 0x20), 0x7F, 0x85, 0x200B, 0xE000]:
         with pytest.raises(MalformedInput, match=f"control character \\(U\\+{code:04X}\\)"):
             check_name(f"A{chr(code)}n")
+
+
+ALIKE = ("(names are kept as typed: two names that differ only in case or in how their "
+         "letters are encoded would print alike)")
+NFD_HAND = "\n".join([
+    'variant = "NT"', "antes = [0, 0]", "blinds_or_straddles = [1, 2]", "min_bet = 2",
+    "starting_stacks = [100, 100]",
+    'actions = ["d dh p1 AsKs", "d dh p2 QhQd", "p2 cbr 10", "p1 f"]',
+    'players = ["Jose\\u0301", "Bob"]', "_hand_id = 'nfd1'", ""])
+
+
+def test_a_phh_hand_seating_a_look_alike_of_a_player_is_refused(tmp_path: Path) -> None:
+    """The books hold José with é as one code point (U+00E9); the file's José is e and a
+    combining acute (U+0301): never a second player who prints alike, never merged."""
+    from tests.console_run import handledger
+
+    db, phh = tmp_path / "r.duckdb", tmp_path / "h.phh"
+    phh.write_text(NFD_HAND, encoding="utf-8")
+    for args in (("session", "open", "s"), ("buyin", "s", "Jos\u00e9", "100"),
+                 ("buyin", "s", "Bob", "100")):
+        assert handledger(db, *args)[0] == 0
+    assert handledger(db, "import", "--session", "s", str(phh)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {phh}:1, hand nfd1: player name 'Jose\u0301' (J o s e U+0301) is new but "
+        f"'Jos\u00e9' (J o s U+00E9) is a player of the ledger: did you mean Jos\u00e9? {ALIKE}\n")
+    assert {stream for stream, _, _ in rows(db)} == {"session:s"}
+
+
+def test_two_look_alikes_seated_in_one_imported_hand_are_refused(tmp_path: Path) -> None:
+    from tests.console_run import handledger
+
+    db, phh = tmp_path / "r.duckdb", tmp_path / "h.phh"
+    phh.write_text(NFD_HAND.replace('"Bob"', '"Jos\\u00e9"'), encoding="utf-8")
+    assert handledger(db, "import", str(phh)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {phh}:1, hand nfd1: 'Jose\u0301' (J o s e U+0301) and 'Jos\u00e9' (J o s "
+        "U+00E9) are both seated: two players whose names differ only in case or in how their "
+        "letters are encoded would print alike; nothing of the hand written\n")
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]])
+def test_a_jsonl_hand_after_another_spelling_of_its_player_is_refused(
+        tmp_path: Path, jobs: list[str]) -> None:
+    """Hands s01-001 and s01-002 of the series: the first seats Erin as ``Zoë`` (U+00EB),
+    the second as ``Zoë`` written e and U+0308; the first goes in, the second is refused,
+    with worker processes too."""
+    from tests.console_run import handledger
+
+    lines = [line for line in (DATA / "series" / "s01.jsonl").read_text(
+        encoding="utf-8").splitlines() if json.loads(line).get("hand") in ("s01-001", "s01-002")]
+    path, db = tmp_path / "zoe.jsonl", tmp_path / "z.duckdb"
+    path.write_text("\n".join(line.replace('"Erin"', '"Zo\\u00eb"')
+                              if json.loads(line)["hand"] == "s01-001"
+                              else line.replace('"Erin"', '"Zoe\\u0308"') for line in lines)
+                    + "\n", encoding="utf-8")
+    assert handledger(db, "import", *jobs, str(path)) == (
+        2, "imported 1 hand(s) (30 events) from 1 file(s); 0 already in the ledger; "
+           "1 rejected\n",
+        f"error: {path}:31, hand s01-002: player name 'Zoe\u0308' (Z o e U+0308) is new but "
+        f"'Zo\u00eb' (Z o U+00EB) is a player of the ledger: did you mean Zo\u00eb? {ALIKE}\n")
+    assert {stream for stream, _, _ in rows(db)} == {"s01-001"}
+
+
+def test_pokerstars_hands_seating_a_case_look_alike_are_refused(tmp_path: Path) -> None:
+    """The books hold HERO; the file's 78 hands each seat Hero: each is refused."""
+    from tests.console_run import handledger
+
+    db = tmp_path / "ps.duckdb"
+    stars = SHARED / "text" / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt"
+    for args in (("session", "open", "s"), ("buyin", "s", "HERO", "100")):
+        assert handledger(db, *args)[0] == 0
+    code, out, err = handledger(db, "import", str(stars))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
+                              "ledger; 78 rejected\n")
+    assert len(err.splitlines()) == 78 and err.splitlines()[0] == (
+        f"error: {stars}:1, hand PokerStars-35824118297: player name 'Hero' is new but 'HERO' "
+        f"is a player of the ledger: did you mean HERO? {ALIKE}")

@@ -511,8 +511,8 @@ def test_hand_again_names_the_copy_its_start_links_and_no_other_hand(night: Path
                  " type = 'hand_started' AND hand_id IN ('x1', 'n1', 'h1') ORDER BY position",
                  "--json")
     assert json.loads(starts.stdout) == [
-        {"hand_id": "x1", "source": "{}"}, {"hand_id": "n1", "source": "{}"},
-        {"hand_id": "h1", "source": '{"again_of":"n1"}'}]
+        {"hand_id": "x1", "source": {}}, {"hand_id": "n1", "source": {}},
+        {"hand_id": "h1", "source": {"again_of": "n1"}}]  # a JSON column nested
     before = rows(db)
     result = run(db, "hand", "again", "n1", "--session", "s")
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", (

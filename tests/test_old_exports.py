@@ -93,7 +93,7 @@ def test_an_old_whole_export_of_a_cent_conversion_counts_cents(user, tmp_path: P
     assert _money(user, fresh) == ({"Ann": 5, "Bob": -5}, 2, "USD")
     code, out, _ = user("--db", fresh, "sql", "SELECT payload->'$.stakes.blinds_or_straddles'"
                         " AS b FROM events WHERE hand_id = 'c1' AND seq = 1", "--json")
-    assert (code, json.loads(out)) == (0, [{"b": "[5,10]"}])
+    assert (code, json.loads(out)) == (0, [{"b": [5, 10]}])  # a JSON column nested
 
 
 def test_an_old_export_of_a_hands_lines_alone_is_whole_dollars_said_in_a_note(

@@ -138,3 +138,36 @@ def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(db: Path
     assert run(db, "replay").exit_code == 0
     assert hashlib.sha256(db.read_bytes()).hexdigest() != before  # the rebuild saves them
     assert sql(db, "--json", query).stdout == behind.stdout
+
+
+def test_json_writes_null_for_what_json_cannot_hold(db: Path) -> None:
+    """NaN and ±Infinity (``Infinity`` is no JSON) are ``null``, inside a list too."""
+    done = sql(db, "SELECT 0.0/0 AS x, 1.0/0 AS y, -1.0/0 AS z, [1.0/0, 2.5] AS l", "--json")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, '[{"x": null, "y": null, "z": null, "l": [null, 2.5]}]\n', "")
+
+
+def test_json_refuses_a_column_named_twice_and_json_with_csv(db: Path) -> None:
+    done = sql(db, "SELECT 1 AS a, 2 AS a", "--json")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "error: sql --json: the column a is named twice, and a JSON object keeps one "
+               "of them: name each apart (SELECT 1 AS a, 2 AS a_2)\n")
+    done = sql(db, "SELECT 1 AS a", "--json", "--csv")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "error: sql takes --json or --csv, not both\n")
+    assert sql(db, "SELECT 1 AS a, 2 AS a", "--csv").stdout == "a,a\n1,2\n"
+
+
+def test_lists_structs_and_json_columns_have_one_form(db: Path) -> None:
+    """In CSV a list or struct is its compact JSON text, as ``export --format csv`` writes
+    it; in JSON a JSON column is nested, never a string of JSON inside the JSON."""
+    query = ("SELECT ['Ann', 'Zoë'] AS l, {'x': 1, 'y': ['a']} AS s, "
+             "'{\"Ann\": 4}'::JSON AS j, 'x' AS t")
+    done = sql(db, query, "--csv")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, 'l,s,j,t\n"[""Ann"",""Zoë""]","{""x"":1,""y"":[""a""]}","{""Ann"": 4}",x\n', "")
+    done = sql(db, query, "--json")
+    assert (done.returncode, json.loads(done.stdout), done.stderr) == (
+        0, [{"l": ["Ann", "Zoë"], "s": {"x": 1, "y": ["a"]}, "j": {"Ann": 4}, "t": "x"}], "")
+    done = sql(db, "SELECT payload FROM events WHERE type = 'session_opened' LIMIT 1", "--json")
+    assert isinstance(json.loads(done.stdout)[0]["payload"], dict)

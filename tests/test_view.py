@@ -191,6 +191,19 @@ def test_view_writes_hand_html_by_default(run, db, tmp_path: Path, monkeypatch,
     assert 'class="version"' not in html  # never corrected: no switch
 
 
+def test_dash_writes_the_page_to_standard_output(run, db, tmp_path: Path, monkeypatch,
+                                                imported) -> None:  # noqa: ANN001
+    """``-o -`` is standard output, as for ``export``: the page, no ``wrote`` line, no file
+    named ``-``; the same page as the file."""
+    copy_ledger(imported, Path(db))
+    monkeypatch.chdir(tmp_path)
+    out = run("view", "dispute-1", "-o", "-")
+    assert out.exit_code == 0 and sorted(p.name for p in tmp_path.iterdir()) == ["t.duckdb"]
+    assert run("view", "dispute-1").output == "wrote dispute-1.html\n"
+    assert out.output == (tmp_path / "dispute-1.html").read_text(encoding="utf-8")
+    assert out.output.startswith("<!DOCTYPE html>\n") and out.output.endswith("</html>")
+
+
 def test_a_page_that_cannot_be_written_is_one_line(run, db, tmp_path: Path, imported) -> None:  # noqa: ANN001
     copy_ledger(imported, Path(db))
     out = run("view", "dispute-1", "-o", str(tmp_path / "missing" / "page.html"))

@@ -65,6 +65,7 @@ from ledger.audit.books import HandFacts, PlayerBook, Series, SessionBook, Start
 from ledger.audit.rake_count import rake_alone
 from ledger.audit.settle import HOUSE, fewest_transfers
 from ledger.model.carry_rules import EITHER
+from ledger.model.shell import shell_arg
 
 #: The hand key of a finding about a whole session: it sorts after the session's hands.
 SESSION_WIDE = 1 << 62
@@ -143,7 +144,8 @@ def hand_replays(h: HandFacts) -> list[Finding]:
         return []
     return [Finding("unreplayable", h.session, h.hand, None, 0, 0,
                     f"hand {h.hand} cannot be replayed: {h.error}; repair it with "
-                    f"`handledger correct {h.hand} …` or `handledger void {h.hand} …`")]
+                    f"`handledger correct {shell_arg(h.hand)} …` or `handledger void "
+                    f"{shell_arg(h.hand)} …`")]
 
 
 def hand_in_progress(h: HandFacts) -> list[Finding]:
@@ -153,7 +155,8 @@ def hand_in_progress(h: HandFacts) -> list[Finding]:
         return []
     return [Finding("in_progress", h.session, h.hand, None, 0, 0,
                     f"hand {h.hand} is in progress (not ended): {h.pot_in} chips in the pot so "
-                    f"far, checked once it ends (`handledger act {h.hand} end`) or is voided")]
+                    f"far, checked once it ends (`handledger act {shell_arg(h.hand)} end`) or is "
+                    "voided")]
 
 
 #: The replay's kinds of a payout difference that a site's conventions explain
@@ -214,7 +217,8 @@ def hand_conservation(h: HandFacts) -> list[Finding]:
             "chip_conservation", h.session, h.hand, None, h.pot_in, 0,
             f"hand {h.hand}: its {h.pot_in} chips are paid to nobody: no payout is recorded "
             "and the rules cannot award them (unknown cards); record who won (`handledger "
-            f"correct {h.hand} --insert-after SEQ 'pay PLAYER AMOUNT' --reason … --by …`, SEQ "
+            f"correct {shell_arg(h.hand)} --insert-after SEQ 'pay PLAYER AMOUNT' --reason … --by "
+            "…`, SEQ "
             "before its end) "
             f"({-h.pot_in:+d})")]
     if h.status == "open":
@@ -280,7 +284,8 @@ def carried_chips(book: SessionBook) -> list[Finding]:
             "chip_conservation", book.name, source, None, pending, 0,
             f"hand {source} carried {pending} chips to the session's next hand "
             f"({rule or EITHER}), but the session closed with no hand that took them: "
-            f"carried chips owed by nobody (`handledger settle --session {book.name}` names "
+            f"carried chips owed by nobody (`handledger settle --session {shell_arg(book.name)}` "
+            "names "
             "the ways) "
             f"({-pending:+d})"))
     return out
@@ -328,10 +333,11 @@ def _since_cash_out(session: str | None, s: StartCheck) -> str:
     basis = f"{s.player} cashed out {chips}{which}{after} and bought "
     if s.bought:
         return basis + f"{s.bought} since"
-    way = (f"`handledger entry retract {session} {entry} --reason … --by …` if the cash-out "
+    way = (f"`handledger entry retract {shell_arg(session)} {shell_arg(entry)} --reason … --by …` "
+           "if the cash-out "
            "was wrong, or " if entry is not None else "")
-    return (basis + f"nothing since ({way}record a buy-in: `handledger buyin {session} "
-            f"{s.player} CHIPS`)")
+    return (basis + f"nothing since ({way}record a buy-in: `handledger buyin {shell_arg(session)} "
+            f"{shell_arg(s.player)} CHIPS`)")
 
 
 def balance(book: SessionBook) -> list[Finding]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ledger.model.errors import LedgerError
 from ledger.model.money import format_money
+from ledger.model.shell import shell_arg
 
 #: ``(decimals, currency)`` to print amounts with: ``(0, None)`` for chips.
 Unit = tuple[int, "str | None"]
@@ -78,7 +79,7 @@ def _mixed_money(places: MoneyPlaces, hint: tuple[str, list[str]]) -> LedgerErro
         currency = next(iter(currencies), "C")
         advice += (", or give each session of no currency its chip's worth in "
                    f"{currency if currencies else 'one currency'} (`handledger session set S "
-                   f"--chip-value V --currency {currency}`)")
+                   f"--chip-value V --currency {shell_arg(currency)}`)")
     return LedgerError(f"the {'hands read' if loose else 'sessions'} use different currencies "
                        f"or decimals{f' ({listing})' if listing else ''}: {advice}")
 
@@ -97,7 +98,8 @@ def _no_money(places: MoneyPlaces) -> LedgerError:
             "the hands read count ")
     whose = "its" if len(named) == 1 else "each one's"
     session = named[0] if len(named) == 1 else "S"
-    worth = (f", or give {whose} chip a worth (`handledger session set {session} --chip-value "
+    worth = (f", or give {whose} chip a worth (`handledger session set {shell_arg(session)} "
+             "--chip-value "
              "V --currency C`)" if named else "")
     return LedgerError(f"{what}plain chips, with no money value (no currency): --money has "
                        f"no money to show; read the chips without --money{worth}")

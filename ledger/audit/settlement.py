@@ -17,6 +17,7 @@ from ledger.audit.player_balances import Balances, balances
 from ledger.audit.settle import HOUSE, HouseTransfer, fewest_transfers
 from ledger.model.errors import LedgerError
 from ledger.model.money import format_money
+from ledger.model.shell import shell_arg
 
 #: A transfer of the settlement of every session: ``(session, from, to, amount)``, the session
 #: None for hands of no session, from or to None for the house (:data:`HouseTransfer`).
@@ -203,7 +204,8 @@ def _owed(con: Any, session: str | None, leave_out: frozenset[str] = frozenset()
         raise LedgerError(
             f"cannot settle: hand {first['hand']} is still in progress (not ended) in {where}"
             + (f" (and {more} more hand{'s' if more > 1 else ''})" if more else "")
-            + f": its pot is paid when it ends (`handledger act {first['hand']} end`) or is "
+            + f": its pot is paid when it ends (`handledger act {shell_arg(first['hand'])} end`) "
+              "or is "
             "voided; then run `handledger settle` again")
     nets = {p["player"]: p["net"] + p["paid_minor"] - p["received_minor"]
             for p in books.players}
@@ -240,8 +242,10 @@ def _owed(con: Any, session: str | None, leave_out: frozenset[str] = frozenset()
             + (f" (and {more} more player{'s' if more > 1 else ''})" if more else "")
             + f": a hand seats {player} with chips never bought, and nobody pays more than the "
             f"chips put on the table (RULES.md §1.1; `pay` refuses it): `handledger audit "
-            f"--session {name}` names the hand (a buy-in not recorded: `handledger buyin "
-            f"{name} {player} CHIPS --before HAND{' --closed' if shut else ''}`, or `entry "
+            f"--session {shell_arg(name)}` names the hand (a buy-in not recorded: `handledger "
+            "buyin "
+            f"{shell_arg(name)} {shell_arg(player)} CHIPS --before "
+            f"HAND{' --closed' if shut else ''}`, or `entry "
             "amend` of the buy-in; a stack "
             "typed wrong: `handledger correct`); then run `handledger settle` again")
     never = {name for (name,) in con.execute(  # hands of no session: no session to open

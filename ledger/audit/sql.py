@@ -11,7 +11,7 @@ is up.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.model.errors import LedgerError
@@ -28,11 +28,13 @@ TIMEOUT = 30.0
 @dataclass(frozen=True)
 class SqlResult:
     """A statement's ``columns`` and its first ``rows``; ``more``: it had rows beyond them
-    (the cap stopped it)."""
+    (the cap stopped it); ``types``: each column's DuckDB type as text (``JSON``,
+    ``VARCHAR[]``, ``HUGEINT``), in the order of ``columns``."""
 
     columns: list[str]
     rows: list[tuple[Any, ...]]
     more: bool = False
+    types: list[str] = field(default_factory=list)
 
 
 def query(con: Any, sql: str, *, max_rows: int = MAX_ROWS, timeout: float | None = TIMEOUT
@@ -68,13 +70,14 @@ def query(con: Any, sql: str, *, max_rows: int = MAX_ROWS, timeout: float | None
             timer.start()
         cursor = con.execute(sql)
         columns = [d[0] for d in cursor.description or []]
+        types = [str(d[1]) for d in cursor.description or []]
         rows: list[tuple[Any, ...]] = []
         while len(rows) < max_rows:
             batch = cursor.fetchmany(min(BATCH, max_rows - len(rows)))
             if not batch:
-                return SqlResult(columns, rows)
+                return SqlResult(columns, rows, types=types)
             rows.extend(batch)
-        return SqlResult(columns, rows, more=cursor.fetchone() is not None)
+        return SqlResult(columns, rows, more=cursor.fetchone() is not None, types=types)
     except duckdb.Error as e:
         if fired.is_set():
             raise LedgerError(f"sql: stopped after {timeout:g} s, its time limit (--timeout "

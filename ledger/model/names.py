@@ -95,6 +95,27 @@ def check_not_look_alike(name: str, names: Iterable[str], what: str, where: str)
             "differ only in case or in how their letters are encoded would print alike)")
 
 
+def check_seated_apart(players: Sequence[str]) -> None:
+    """Refuse a hand that seats two names that print alike or differ only in case
+    (:func:`look_alikes`), as ``hand start --seats`` refuses them: they would be two players
+    of the books whom no one could tell apart.
+
+    Raises:
+        MalformedInput: ``'José' (J o s U+00E9) and 'José' (J o s e U+0301) are both seated:
+            …``, the two names spelled out (:func:`spelled`) when not only their case
+            differs.
+    """
+    for k, name in enumerate(players):
+        same = look_alikes(name, players[:k])
+        if same:
+            case = same[0].casefold() == name.casefold()
+            show = repr if case else spelled
+            raise MalformedInput(
+                f"{show(same[0])} and {show(name)} are both seated: two players whose names "
+                f"differ only in case{'' if case else ' or in how their letters are encoded'}"
+                " would print alike; nothing of the hand written")
+
+
 def check_hand_id(hand: str) -> str:
     """``hand`` unchanged when it is a hand id a command may write (``hand start --hand``, a
     hand of an imported file): every command names a hand by it (``act HAND``, ``show HAND``)

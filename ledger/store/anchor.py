@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ledger.model.errors import MalformedInput
+from ledger.model.shell import shell_arg
 from ledger.store.checkpoint import (
     MARK_BYTES,
     Checkpoint,
@@ -423,12 +424,14 @@ class OwnCheckpoints:
             said += (f"; line {line.line} {'FAILS' if not line.last else 'not checked'}: "
                      f"{line.said()}")
         if self.report.parts is not None or self.altered:
-            said += f" (`handledger verify --against {self.file}` says where the ledger parts)"
+            said += (f" (`handledger verify --against {shell_arg(self.file)}` says where the "
+                     "ledger parts)")
         mismatched = sorted({v.checkpoint.signer for v in failing
                              if v.signature == "bad" and v.checkpoint.signer})
         for name in mismatched:  # the key held here as the signer's name is another
             said += (f" (the key directory holds another key as {name!r}: `handledger key "
-                     f"list` shows its fingerprint, `handledger key show {name}` its public "
+                     f"list` shows its fingerprint, `handledger key show {shell_arg(name)}` its "
+                     "public "
                      "key)")
         return f"{head}, {said}"
 

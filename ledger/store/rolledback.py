@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ledger.model.errors import LedgerError, MalformedInput
+from ledger.model.shell import shell_arg
 
 if TYPE_CHECKING:
     from ledger.store.checkpoint import Checkpoint
@@ -59,7 +60,8 @@ def check_not_rolled_back(ledger_path: str, end: int, hash_at: Callable[[int], s
            else f"row {point.position} hashes {stored[:16]}…, not {point.hash[:16]}…")
     raise LedgerError(f"this ledger does not extend the checkpoint of position "
                       f"{point.position} ({why}): {refused}; run `handledger verify "
-                      f"--against {path}`", file=str(path), line=_line_number(path, offset))
+                      "--against "
+                      f"{shell_arg(path)}`", file=str(path), line=_line_number(path, offset))
 
 
 def _last_checkpoint(path: Path) -> tuple[int, Checkpoint] | None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.model.errors import LedgerError
+from ledger.model.shell import shell_arg
 from ledger.store.checkpoint import Damaged, last_row, parse_lines
 
 
@@ -42,7 +43,7 @@ class FileState:
     def refusal(self, what: str) -> LedgerError | None:
         """The error an append to this file is refused with (``what``: what is not done,
         as ``no checkpoint appended``), None when it may be appended to."""
-        against = f"`handledger verify --against {self.path}`"
+        against = f"`handledger verify --against {shell_arg(self.path)}`"
         if self.parted is not None:
             line, position, why = self.parted
             return LedgerError(f"this ledger does not extend the checkpoint of position "

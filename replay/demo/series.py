@@ -36,6 +36,7 @@ from engine.games import game
 from ledger.audit.settle import fewest_transfers
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError
+from ledger.model.shell import shell_arg
 from replay.demo.hand import play_hand, seat_order, stakes_for
 
 GAMES = ("NT", "PO", "FT", "F7S", "FO/8", "F2L3D")
@@ -266,7 +267,8 @@ def check_out(out: Path, sessions: int, ledger: str) -> None:
         raise LedgerError(
             f"demo-series {out}: {out} already holds {len(held)} {kind} "
             f"({held[0]}{more}): a series written there would overwrite them or mix "
-            f"with them (`handledger import {out}` reads every one); nothing written: name "
+            f"with them (`handledger import {shell_arg(out)}` reads every one); nothing written: "
+            "name "
             "another folder, or remove them first")
 
 

@@ -60,6 +60,7 @@ def _sorted(errors: list[LedgerError]) -> list[LedgerError]:
 def _chunks(ledger: Any, path: Path, items: Iterator[Any], read_errors: list[LedgerError], *,
             keep_states: bool) -> Iterator[Chunk]:
     from replay.ingest.hand_checks import check_items
+    from replay.ingest.names_apart import NamesApart
     from replay.ingest.session_units import in_session_units
 
     file = file_name(path)
@@ -71,12 +72,15 @@ def _chunks(ledger: Any, path: Path, items: Iterator[Any], read_errors: list[Led
     unit_errors: list[LedgerError] = []
     states: States = {}
     pending: list[Any] = []
+    apart = NamesApart(ledger, file)  # the ledger's names, and those kept chunk by chunk
 
     def check() -> None:
         read = FileRead(file, pending[:])
         pending.clear()
         found, wrong = check_items(read, states=states if keep_states else None,
                                    keep=early_share)
+        found, alike = apart.keep(found)
+        wrong.extend(alike)
         found, more = in_session_units(ledger, read, found, [], units, closed)
         errors.extend(wrong)
         unit_errors.extend(more)

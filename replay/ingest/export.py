@@ -558,7 +558,9 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
     Raises:
         LedgerError: ``out`` is a file, ``out``'s parent folder does not exist, or ``out``
             cannot be made; a file to write is the ledger (a hard link to it), nothing
-            written.
+            written; an amount beyond a 64-bit integer
+            (:mod:`replay.ingest.export_columns`: chips and money are written as integers),
+            nothing written.
     """
     from ledger.store.outputs import none_is_the_ledger
 
@@ -574,6 +576,9 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
         raise LedgerError(f"cannot write the tables into {out}: it is a file, not a folder; "
                           f"--format {fmt} writes a file per table into a folder: name a "
                           "folder (made when it does not exist)")
+    from replay.ingest.export_columns import select_list
+
+    chosen = [select_list(con, name, fmt) for name in names]  # a refusal writes nothing
     try:
         out.mkdir(exist_ok=True)
     except FileNotFoundError as exc:
@@ -585,8 +590,9 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
     except OSError as exc:
         raise LedgerError(f"cannot make folder {out}: {exc.strerror}") from None
     written = []
-    for name, path in zip(names, paths, strict=True):
+    for name, path, columns in zip(names, paths, chosen, strict=True):
         option = "(FORMAT PARQUET)" if fmt == "parquet" else "(FORMAT CSV, HEADER)"
-        con.execute(f"COPY (SELECT * FROM \"{name}\") TO '{path.as_posix()}' {option}")
+        con.execute(f"COPY (SELECT {columns} FROM \"{name}\") TO '{path.as_posix()}' "
+                    f"{option}")
         written.append(path)
     return written

@@ -13,7 +13,7 @@ from typing import Any
 from engine.settle import settle
 from ledger.model.carry_rules import carry_sections
 from ledger.model.errors import LedgerError, MalformedInput, StoredFinding
-from ledger.model.names import check_hand_id, check_name
+from ledger.model.names import check_hand_id, check_name, check_seated_apart
 from replay.carry import may_carry, may_pass_on
 from replay.compare import carried_on, returned_beyond, returned_words
 from replay.ingest.paid import paid_finding
@@ -46,7 +46,7 @@ def _faults(events: list[Any], state: Any, *, file: str | None, line: int | None
             ) -> tuple[LedgerError | None, Any]:
     """What :func:`replay.ingest.hand_checks.check_items` finds wrong with a hand the engine
     took (``state``: after its ``events``): a hand id or a seated player's name a command
-    would refuse (ledger/model/names.py), else its rake
+    would refuse, or two seated names that print alike (ledger/model/names.py), else its rake
     (:func:`replay.ingest.rakes.rake_finding`: above the pot, or, a :class:`StoredFinding`,
     not what the payouts leave out), else chips it records as returned beyond an uncalled
     bet (:func:`returned_finding`) and payouts that do not come to the pot of a hand with no
@@ -66,6 +66,7 @@ def _faults(events: list[Any], state: Any, *, file: str | None, line: int | None
         check_hand_id(hand)
         for seat in events[0].seats:  # a name as a command takes it (README: names)
             check_name(seat.player)
+        check_seated_apart([seat.player for seat in events[0].seats])
     except LedgerError as exc:
         return exc.located(file=file, line=line, hand=hand), None
     lost = carried_without_session(events, state)

@@ -18,6 +18,7 @@ from typing import Any
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, StoredFinding
 from ledger.model.events import event_json
+from ledger.model.shell import shell_arg
 from replay.ingest import completing, phh_form
 from replay.ingest.closed import refuse_amending
 from replay.ingest.differences import Difference, plain, short
@@ -259,7 +260,8 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
     return LedgerError(
         f"a different hand {hand} is already in the ledger: {differ.text}; "
         + (live_hint(b.events[0], stored[0])  # an old export's copy: what to do
-           or f"a change to a stored hand is a correction (`handledger correct {hand} ...`)"),
+           or f"a change to a stored hand is a correction (`handledger correct {shell_arg(hand)} "
+              "...`)"),
         hand=hand, line=line_of(b, differ.event))
 
 
@@ -362,7 +364,7 @@ def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any]) -> Led
         f"the ledger's copy of this hand does not hold the file's amendments and they cannot "
         f"be appended{where}: its event {seq} is {short(here)} here, {short(there)} in the "
         f"ledger; nothing of this hand was written (amend it here: `handledger correct "
-        f"{b.hand_id} ...`, `void`, `undo`)", hand=b.hand_id, line=line_of(b, here))
+        f"{shell_arg(b.hand_id)} ...`, `void`, `undo`)", hand=b.hand_id, line=line_of(b, here))
 
 
 def _stream_difference(ledger: Any, b: Batch) -> Difference | None:
@@ -449,7 +451,7 @@ def drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int,
         refused.append(LedgerError(
             f"this hand stands where hand {old} of the ledger was read from (the same file "
             f"and place), and differs from it: {differ.text}; a change to a stored hand is a "
-            f"correction (`handledger correct {old} ...`); other hands need a file of "
+            f"correction (`handledger correct {shell_arg(old)} ...`); other hands need a file of "
             f"another name", hand=b.hand_id, line=line_of(b, differ.event)))
     return out, refused
 

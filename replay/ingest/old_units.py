@@ -21,6 +21,7 @@ from typing import Any
 
 from ledger.formats.reading import FileRead, SessionEntry
 from ledger.model.batch import Batch
+from ledger.model.shell import shell_arg
 
 #: ``read.extra`` key: the chip each session the file opens itself has there
 #: (:func:`note_openings`), kept when the ledger's own rows are left out of the read.
@@ -100,8 +101,9 @@ def live_hint(started: Any, stored: str) -> str | None:
     return (f"the ledger holds it in plain chips, as an export written before exports gave a "
             f"hand played live its session's chip wrote it, and this file says a chip of "
             f"session {started.session} is {format_money(minor, decimals, currency)}: "
-            f"`handledger session open {started.session} --chip-value "
-            f"{format_money(minor, decimals, None)} --currency {currency}` says so here, and "
+            f"`handledger session open {shell_arg(started.session)} --chip-value "
+            f"{shell_arg(format_money(minor, decimals, None))} --currency {shell_arg(currency)}` "
+            "says so here, and "
             "the file is then already in the ledger")
 
 

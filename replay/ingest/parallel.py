@@ -138,6 +138,7 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
 
     from replay.ingest.book_rules import first_refused_entry
     from replay.ingest.entry_amends import amendment_warnings, first_refused_amendment
+    from replay.ingest.names_apart import any_look_alike
     from replay.ingest.report import ImportReport
     from replay.ingest.table_bound import first_beyond_table
     from replay.ingest.worker_units import first_counted_otherwise
@@ -177,7 +178,8 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
                 raise _Fallback("a correction of a book entry the commands refuse")
             if amendment_warnings(ledger, stored):  # warned of by its line: likewise
                 raise _Fallback("a correction of a book entry `entry amend` warns of")
-            if first_counted_otherwise(ledger, stored) is not None:  # its session's chips
+            if (first_counted_otherwise(ledger, stored) is not None  # its session's chips,
+                    or any_look_alike(ledger, stored)):  # a player printing like another
                 raise _Fallback("a hand the one-process import converts, refuses or notes")
             # every part is in, the workers are done: the audit at the end and the commit
             # have DuckDB's threads (they alone are left, with the CPUs all free)

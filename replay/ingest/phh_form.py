@@ -34,6 +34,7 @@ from typing import Any
 
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
+from ledger.model.shell import shell_arg
 from replay.ingest.differences import Difference, event_difference, plain, short
 
 _FORCED, _PAYOUT, _DEALT = "forced_bet", "recorded_payout", "cards_dealt"
@@ -188,7 +189,8 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
         return LedgerError(
             f"hand {hand} is in play in the ledger and this PHH copy goes on past it: "
             f"{went_on}; PHH cannot say whether a hand goes on, so nothing of it was written "
-            f"(play it on with `handledger act {hand} ...`, or import a JSON-lines export of "
+            f"(play it on with `handledger act {shell_arg(hand)} ...`, or import a JSON-lines "
+            "export of "
             f"it, `export --format jsonl`, which can)", hand=hand,
             line=line_of(batch, mine[n] if len(mine) > n else None))
     if differ is None:
@@ -196,7 +198,7 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
                                   phh=True) or Difference("its payouts part from the ledger's")
     return LedgerError(
         f"a different hand {hand} is already in the ledger (in play there): {differ.text}; a "
-        f"change to a stored hand is a correction (`handledger correct {hand} ...`)",
+        f"change to a stored hand is a correction (`handledger correct {shell_arg(hand)} ...`)",
         hand=hand, line=line_of(batch, differ.event))
 
 

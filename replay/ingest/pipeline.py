@@ -377,10 +377,15 @@ def _refused_hands(report: ImportReport, read: FileRead | None, error: LedgerErr
 def _refused_in_ledger(ledger: Any, read: FileRead, batches: list[Batch],
                        errors: list[LedgerError], *, game: bool
                        ) -> tuple[list[Batch], list[LedgerError]]:
-    """The checked ``batches`` of a whole file without the hands its ledger refuses (in its
+    """The checked ``batches`` of a whole file without the hands its ledger refuses (a player
+    printing like one of the ledger's: :class:`replay.ingest.names_apart.NamesApart`; in its
     session's chips, a closed session: :func:`in_session_units`), and, ``game`` (a PokerNow
     log), without the hands and session lines after a refused hand in its game's log
     (:func:`replay.ingest.pokernow.refuse_followers`); ``errors`` with the refusals."""
+    from replay.ingest.names_apart import NamesApart
+
+    batches, apart = NamesApart(ledger, read.file).keep(batches)
+    errors = [*errors, *apart]
     batches, errors = in_session_units(ledger, read, batches, errors, once=True)
     if game:
         from replay.ingest.pokernow import refuse_followers

@@ -21,6 +21,7 @@ from typing import Any
 from ledger.formats.reading import FileRead, HandEvents, SessionEntry
 from ledger.model.errors import MalformedInput, StoredFinding
 from ledger.model.events import BuyIn, CashOut, Payment, PlayerAlias, SeatChange
+from ledger.model.shell import shell_arg
 
 
 def unbought_stacks(ledger: Any, read: FileRead) -> None:
@@ -101,5 +102,6 @@ def refuse_split_game(ledger: Any, read: FileRead) -> None:
         f"(the first: {first}), from an export of the same game that lacked its oldest rows: "
         "the log would open a second session for the game, and the ledger cannot join the "
         "two; nothing of the file was written (import the whole log into a new ledger; a "
-        f"`handledger buyin {session or 'SESSION'} PLAYER CHIPS` recorded now counts only "
+        f"`handledger buyin {shell_arg(session or 'SESSION')} PLAYER CHIPS` recorded now counts "
+        "only "
         "for hands after it, not for the stored export's first hands)", file=read.file)

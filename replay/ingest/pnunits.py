@@ -28,6 +28,7 @@ from typing import Any
 from ledger.formats.reading import FileRead, HandEvents, SessionEntry
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
+from ledger.model.shell import shell_arg
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,8 @@ def counting(ledger: Any, session: str, decimals: int, file: str) -> Counting | 
         raise MalformedInput(
             f"this log counts cents (an amount has a decimal point), but session {session} "
             "counts plain chips: say what its chip is worth first (`handledger session set "
-            f"{session} --chip-value … --currency …`), or import the log without --session; "
+            f"{shell_arg(session)} --chip-value … --currency …`), or import the log without "
+            "--session; "
             "nothing of the file was written", file=file)
     if state.decimals < 2:
         raise MalformedInput(

@@ -16,6 +16,7 @@ from ledger.formats.reading import FileRead, read_head
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput, StoredFinding
 from ledger.model.events import event_json
+from ledger.model.shell import shell_arg
 
 
 def _digest(text: str) -> str:
@@ -207,9 +208,11 @@ def refuse_other_statement(ledger: Any, statement: Path, session: str, log: Path
         f"--ledger {statement}: session {session} has a ledger statement in force already "
         f"({before.file or 'stored earlier'}), and this one differs from it: "
         f"{'; '.join(_changes(before, event))}; a platform's statement of a game is stored "
-        f"once, never replaced (`handledger audit --session {session}` compares it with the "
+        f"once, never replaced (`handledger audit --session {shell_arg(session)}` compares it "
+        "with the "
         "books; a wrong buy-in or cash-out there: `handledger entry amend` or `entry "
-        f"retract`; a wrong statement: `handledger entry retract {session} {seq} --reason … "
+        f"retract`; a wrong statement: `handledger entry retract {shell_arg(session)} "
+        f"{shell_arg(seq)} --reason … "
         f"--by …`, then import the right one); {written}")
 
 

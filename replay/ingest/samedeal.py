@@ -26,6 +26,7 @@ from typing import Any
 
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
+from ledger.model.shell import shell_arg
 
 Deal = tuple[str, tuple[tuple[str, int | None], ...], tuple[tuple[str, ...] | None, ...],
              int | str | None]
@@ -183,5 +184,6 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
             f"this hand deals the players in their seats the hole cards hand {old} of the "
             f"ledger dealt them (a PHH hand without _hand_id is known by its content), and "
             f"differs from it: {text}; a change to a stored hand is a correction "
-            f"(`handledger correct {old} ...`), not another hand", hand=b.hand_id, line=line))
+            f"(`handledger correct {shell_arg(old)} ...`), not another "
+            "hand", hand=b.hand_id, line=line))
     return out, refused, known

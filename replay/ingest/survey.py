@@ -21,6 +21,7 @@ from pathlib import Path
 from ledger.formats.files import check_file, file_name, text_head
 from ledger.formats.reading import read_head
 from ledger.model.errors import MalformedInput
+from ledger.model.shell import shell_arg
 from replay.ingest.registry import find_importer, formats
 
 #: Files left without a note: documentation and scripts beside the hands.
@@ -194,4 +195,4 @@ def parquet_folder(directory: Path, count: int) -> str:
     return (f"{name}: a Parquet export ({count} Parquet file(s), tables {_TABLES}), which "
             "import does not read: nothing imported; to restore a ledger, import its JSON-"
             "lines export instead (`handledger export --format jsonl -o FILE.jsonl`); "
-            f"`handledger dask-replay {name} OUT` replays and audits the Parquet export")
+            f"`handledger dask-replay {shell_arg(name)} OUT` replays and audits the Parquet export")

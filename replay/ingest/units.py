@@ -21,6 +21,7 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError
 from ledger.model.money import currency_code, format_money, minor_units
+from ledger.model.shell import shell_arg
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,8 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
     if unit.currency is None:
         raise LedgerError(f"the hand is in {mine.currency} but session {session} counts "
                           "plain chips: say what its chip is worth first (`handledger session "
-                          f"set {session} --chip-value … --currency {mine.currency}`)", hand=hand)
+                          f"set {shell_arg(session)} --chip-value … --currency "
+                          f"{shell_arg(mine.currency)}`)", hand=hand)
     if _code(unit.currency) != _code(mine.currency):
         raise LedgerError(f"the hand is in {mine.currency}, session {session} in "
                           f"{unit.currency}: a session has one currency", hand=hand)

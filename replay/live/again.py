@@ -16,6 +16,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
+from ledger.model.shell import shell_arg
 from replay import carry
 from replay.amendment_kinds import undo_writes
 from replay.amendments import numbered_events, split_stream
@@ -58,7 +59,7 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
         raise LedgerError(
             f"hand {hand} was read from a file{' in money' if started.unit.currency else ''}: "
             "its file is the hand; to have it in a session, import the file into a new "
-            f"ledger (`handledger --db NEW import --session {session} FILE`)")
+            f"ledger (`handledger --db NEW import --session {shell_arg(session)} FILE`)")
     if any(e.type == "carry_over" for e in events):
         raise LedgerError(f"hand {hand} carries chips to or from another hand (RULES.md §7.1): "
                           "recorded again it would carry them twice")
@@ -95,7 +96,7 @@ def record_again(ledger: Any, hand: str, *, session: str, new: str | None = None
 def _counted(hand: str, how: str, other: str) -> LedgerError:
     """The refusal of ``hand`` recorded again while ``other``, not voided, holds its events
     (``how``: :func:`replay.correction_checks.counted_elsewhere`)."""
-    void = f"`handledger void {other} --reason … --by …`"
+    void = f"`handledger void {shell_arg(other)} --reason … --by …`"
     if how == "copy":
         return LedgerError(
             f"hand {hand} is recorded again already, as hand {other}: a second copy would "
@@ -129,7 +130,7 @@ def before_void(hand: str, rows: list[Any]) -> list[Any]:
     if not voids:
         raise LedgerError(
             f"hand {hand} is not voided: recorded again it would count twice; void it first "
-            f"(`handledger void {hand} --reason … --by …`), then record it again")
+            f"(`handledger void {shell_arg(hand)} --reason … --by …`), then record it again")
     seq = voids[-1].seq
     write = next(w for w in undo_writes(rows) if any(r.seq == seq for r in w))
     cut = min(r.seq for r in write)  # the void's write: its own correction, then the void

@@ -12,6 +12,7 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError
+from ledger.model.shell import shell_arg
 
 #: How many of a session's latest hands :func:`stacks_not_followed` looks back through.
 _LOOK_BACK = 200
@@ -143,12 +144,13 @@ def not_in_play(ledger: Any, session: str | None, started: Any, names: Mapping[s
     verb = "are" if len(players) > 1 else "is"
     more = "".join(f"; {and_list([shown(p) for p in there])} in hand {h}"
                    for h, there in playing[1:])
-    void = f"`handledger void {other} --reason … --by …`"
+    void = f"`handledger void {shell_arg(other)} --reason … --by …`"
     ending = can_end(ledger, other)
     if ending == "now":
-        fix = f"end it first (`handledger act {other} end`) or void it ({void})"
+        fix = f"end it first (`handledger act {shell_arg(other)} end`) or void it ({void})"
     elif ending == "paid":
-        fix = (f"pay its pots and end it first (`handledger act {other} end` once they are "
+        fix = (f"pay its pots and end it first (`handledger act {shell_arg(other)} end` once they "
+               "are "
                f"paid), or void it ({void})")
     else:
         fix = f"play it out and end it first, or void it ({void})"
@@ -176,8 +178,9 @@ def _stack_warning(session: str, hand: str, player: str, stack: int, previous: s
         basis = f"{expected} by the books ({left} after hand {previous} and {bought} bought since)"
     else:
         basis = f"{left} after hand {previous} with nothing bought since"
-    cause = (f"a rebuy not recorded? (`handledger buyin {session} {player} CHIPS --before "
-             f"{hand}`: the books count it before this hand)"
+    cause = (f"a rebuy not recorded? (`handledger buyin {shell_arg(session)} {shell_arg(player)} "
+             "CHIPS --before "
+             f"{shell_arg(hand)}`: the books count it before this hand)"
              if stack > expected else "a stack counted short?")
     return (f"warning: {shown(player)} starts hand {hand} with {stack} chips, {basis}: "
             f"{cause}; the audit's stack continuity will name it")

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from engine.state import HandState
+from ledger.model.shell import shell_arg
 from replay.amendments import numbered_events
 
 
@@ -30,8 +31,9 @@ def declare_rules(state: HandState, event: Any, events: Sequence[Any]) -> None:
         hand = state.hand
         raise IllegalAction(
             "this hand is cards speak: nobody declares; to make it a declare hand, "
-            f"`handledger correct {hand} --replace 1 JSON --reason … --by …`, JSON the "
-            f"\"event\" of `handledger export {hand}`'s first line (its hand_started) with "
+            f"`handledger correct {shell_arg(hand)} --replace 1 JSON --reason … --by …`, JSON the "
+            f"\"event\" of `handledger export {shell_arg(hand)}`'s first line (its hand_started) "
+            "with "
             "options.declare set, e.g. \"declare\": {\"method\": \"simultaneous\"}; or start "
             "the next hand with `hand start --declare-options method=simultaneous` (RULES.md "
             "§3)")
@@ -60,6 +62,7 @@ def _declared(state: HandState, event: Any, events: Sequence[Any]) -> str:
     last = events[-1] if events else None
     undo = ""
     if last is not None and last.type == "declaration" and last.player == p:
-        undo = f"`handledger undo {hand}` takes it back (the last action), or "
+        undo = f"`handledger undo {shell_arg(hand)}` takes it back (the last action), or "
     return (f"{p} has already declared {declared} (at {seq}): {why}, {undo}`handledger "
-            f"correct {hand} --replace {seq} '{action}' --reason … --by …`")
+            f"correct {shell_arg(hand)} --replace {shell_arg(seq)} {shell_arg(action)} --reason … "
+            "--by …`")

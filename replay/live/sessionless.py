@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ledger.model.errors import LedgerError
+from ledger.model.shell import shell_arg
 
 
 def sessions_seating(ledger: Any, players: Sequence[str]) -> list[str]:
@@ -42,8 +43,9 @@ def sessionless_warning(hand: str, sessions: Sequence[str]) -> str:
     return (f"warning: hand {hand} is in no session, while {named} "
             f"{'is' if len(sessions) == 1 else 'are'} open with every player of it bought in: "
             f"a hand of no session counts in no session's books; to record it in {one}, void "
-            f"it (`handledger void {hand} --reason \"no session\" --by NAME`) and record it "
-            f"again there (`handledger hand again {hand} --session {one}`)")
+            f"it (`handledger void {shell_arg(hand)} --reason \"no session\" --by NAME`) and "
+            "record it "
+            f"again there (`handledger hand again {shell_arg(hand)} --session {shell_arg(one)}`)")
 
 
 def sessionless_warnings(ledger: Any, hand: str, players: Sequence[str]) -> list[str]:

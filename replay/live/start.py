@@ -22,6 +22,7 @@ from ledger.model.names import (
     look_alikes,
     spelled,
 )
+from ledger.model.shell import shell_arg
 from replay import carry
 from replay.live.continuity import not_in_play, stacks_not_followed
 from replay.live.sessionless import sessionless_warnings
@@ -143,13 +144,16 @@ def book_warnings(ledger: Any, state: Any, session: str, hand: str, started: Any
             at = state.cashed_at[me]
             out.append(f"warning: {shown(seat.player)} cashed out {state.cashed[me]} chips in "
                        f"session {session} (entry {at}) and has not bought in since (`handledger "
-                       f"entry retract {session} {at} --reason … --by …` if the cash-out was "
-                       f"wrong, or record a buy-in: `handledger buyin {session} {seat.player} "
-                       f"CHIPS --before {hand}`)")
+                       f"entry retract {shell_arg(session)} {shell_arg(at)} --reason … --by …` if "
+                       "the cash-out was "
+                       f"wrong, or record a buy-in: `handledger buyin {shell_arg(session)} "
+                       f"{shell_arg(seat.player)} "
+                       f"CHIPS --before {shell_arg(hand)}`)")
         elif bought is None:
             out.append(f"warning: {shown(seat.player)} has no buy-in in session {session} "
-                       f"(record it: `handledger buyin {session} {seat.player} CHIPS --before "
-                       f"{hand}`)")
+                       f"(record it: `handledger buyin {shell_arg(session)} "
+                       f"{shell_arg(seat.player)} CHIPS --before "
+                       f"{shell_arg(hand)}`)")
         elif not alias_group(ledger, seat.player, names) & played and seat.stack > bought:
             out.append(f"warning: {shown(seat.player)} starts hand {hand} with {seat.stack} "
                        f"but {shown(seat.player)}'s buy-ins in session {session} come to "
@@ -256,7 +260,8 @@ def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
         hint = f"did you mean {' or '.join(close)}? " if close else ""
         same = any(folded(n) == folded(player) for n in close)
         record = ("seat the player by the name the books give" if same
-                  else f"record it first with `handledger buyin {session} {player} CHIPS`")
+                  else f"record it first with `handledger buyin {shell_arg(session)} "
+                       f"{shell_arg(player)} CHIPS`")
         if same and any(n.casefold() != player.casefold() for n in close):  # print alike
             record += f" ({spelled(player)} is not {' nor '.join(map(spelled, close))})"
         raise LedgerError(

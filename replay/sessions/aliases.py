@@ -18,6 +18,7 @@ from ledger.model.names import (
     check_not_the_house,
     likely_meant,
 )
+from ledger.model.shell import shell_arg
 from ledger.store.own_names import platform_ids_named, platform_own_name
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import (
@@ -82,8 +83,8 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
         check_not_the_house(name)
     if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
         raise LedgerError(f"{name} is no player in the ledger: did you mean "
-                          f"{' or '.join(close)}? (`handledger player alias {close[0]} "
-                          f"{typed}`); nothing recorded")
+                          f"{' or '.join(close)}? (`handledger player alias {shell_arg(close[0])} "
+                          f"{shell_arg(typed)}`); nothing recorded")
     if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
         raise LedgerError(f"{name} and {said} sat in hand {hand} together: they are two "
                           "players, not one (no alias recorded)")
@@ -92,7 +93,8 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
             f"{name} and {said} both have book entries in session {both}: they are two "
             f"players, not one (no alias recorded); if they are one, retract {said}'s "
             f"entries there and record them again as {name}'s (`handledger entry retract "
-            f"{both} SEQ --reason … --by …`; `handledger history --session {both}` lists them)")
+            f"{shell_arg(both)} SEQ --reason … --by …`; `handledger history --session "
+            f"{shell_arg(both)}` lists them)")
     if session is None:
         session = latest_session(ledger)
         if session is None:
@@ -120,7 +122,8 @@ def platform_other(ledger: Any, name: str, other: str) -> str:
     if len(ids) > 1:
         raise LedgerError(
             f"{other} is the PokerNow name of {len(ids)} players ({', '.join(ids)}): name the "
-            f"one meant by his id (`handledger player alias {name} {ids[0]}`); nothing "
+            f"one meant by his id (`handledger player alias {shell_arg(name)} "
+            f"{shell_arg(ids[0])}`); nothing "
             "recorded").keeping_names()
     return platform_own_name(ledger, other) or other
 
@@ -153,7 +156,7 @@ def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: 
     if player is None:
         aliases = sorted(a for a, p in names.items() if p == alias)
         said = (f" (its aliases: {', '.join(aliases)}; `handledger player unalias "
-                f"{aliases[0]} --reason … --by …` ends one)" if aliases else "")
+                f"{shell_arg(aliases[0])} --reason … --by …` ends one)" if aliases else "")
         raise LedgerError(f"{alias} is no alias of another player{said}; nothing recorded")
     pairs = alias_pairs(ledger)
     force = aliases_in_force(pairs)
@@ -162,7 +165,8 @@ def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: 
             host = [p for (p, a), on in zip(pairs, force, strict=True) if on and a == pid]
             raise LedgerError(
                 f"{alias} is the name PokerNow logged for {pid}, not an alias a host made; "
-                f"{pid} is {host[-1]}'s by `player alias`: `handledger player unalias {pid} "
+                f"{pid} is {host[-1]}'s by `player alias`: `handledger player unalias "
+                f"{shell_arg(pid)} "
                 "--reason … --by …` ends that; nothing recorded").keeping_names()
         check_no_entries_under(ledger, alias, pid)
     if session is None:
@@ -198,5 +202,5 @@ def check_no_entries_under(ledger: Any, name: str, pid: str) -> None:
                     f"{name} is the name PokerNow logged for {pid}, not an alias a host made: "
                     f"entry {seq} ({entry_said(entry)}) of session {session} is written under "
                     "it, and ending it would split that entry from his hands; nothing recorded (a "
-                    f"wrong entry is amended or retracted: `handledger entry retract {session} "
-                    f"{seq} --reason … --by …`)").keeping_names()
+                    "wrong entry is amended or retracted: `handledger entry retract "
+                    f"{shell_arg(session)} {shell_arg(seq)} --reason … --by …`)").keeping_names()

@@ -11,6 +11,7 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, NotFound
+from ledger.model.shell import shell_arg
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hands_seating
 from replay.sessions.alias_hints import alias_row, aliased_entry
@@ -180,7 +181,7 @@ def entry_to_correct(state: SessionState, session: str, seq: int, *, amending: b
         raise LedgerError(
             f"entry {seq} ({entry_said(entry)}) of session {session} is retracted already: "
             + ("an amendment would bring it back; record the entry again instead (`handledger "
-               f"history --session {session}` lists the entries)" if amending
+               f"history --session {shell_arg(session)}` lists the entries)" if amending
                else "nothing to retract"))
     return entry
 
@@ -313,7 +314,8 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
         f"{where}: it is all {player} bought in session {session}{said}: "
         f"{'they' if many else 'it'} would start {player} with chips nobody bought; nothing "
         "written (a wrong amount is "
-        f"amended: `handledger entry amend {session} {seq} CHIPS --reason … --by …`; a hand "
+        f"amended: `handledger entry amend {shell_arg(session)} {shell_arg(seq)} CHIPS --reason … "
+        "--by …`; a hand "
         "seated by mistake is voided first)")
 
 

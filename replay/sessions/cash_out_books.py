@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ledger.model.errors import LedgerError
+from ledger.model.shell import shell_arg
 
 
 class OverCashed(NamedTuple):
@@ -103,7 +104,8 @@ def cash_out_warning(ledger: Any, session: str, seq: int, player: str, shown: An
     return (f"warning: {shown(c.player)} cashes out {c.actual} chips, but the hands leave "
             f"{shown(c.player)} "
             f"{c.expected} ({c.actual - c.expected:+d}): a count that is wrong is amended "
-            f"(`handledger entry amend {session} {seq} {c.expected} --reason … --by …`); the "
+            f"(`handledger entry amend {shell_arg(session)} {shell_arg(seq)} "
+            f"{shell_arg(c.expected)} --reason … --by …`); the "
             "audit's session balance will name it")
 
 
@@ -125,7 +127,8 @@ def amended_cash_out_warning(ledger: Any, session: str, seq: int, player: str
              else f"{c.player}'s buy-ins")
     return (f"warning: entry {seq} (cash-out of {c.player}, {c.actual} chips): the hands "
             f"leave {c.player} {c.expected} ({c.actual - c.expected:+d}), {since}: a count "
-            f"that is wrong is amended again (`handledger entry amend {session} {seq} {c.expected} "
+            f"that is wrong is amended again (`handledger entry amend {shell_arg(session)} "
+            f"{shell_arg(seq)} {shell_arg(c.expected)} "
             "--reason … --by …`); the audit's session balance will name it")
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import check_name, check_seat_name, likely_meant, look_alikes, spelled
+from ledger.model.shell import shell_arg
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hands_seating, seated_in
 from replay.sessions.amounts import bounded, chips_written
@@ -71,8 +72,9 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
     if state.closed and before is None:
         raise LedgerError(
             f"session {session!r} is closed: it takes no more hands or buy-ins (one made before "
-            f"a hand of it and not recorded then: `handledger buyin {session} {player} "
-            f"{chips} --before HAND --closed`; payments still go in; a cash-out or a "
+            f"a hand of it and not recorded then: `handledger buyin {shell_arg(session)} "
+            f"{shell_arg(player)} "
+            f"{shell_arg(chips)} --before HAND --closed`; payments still go in; a cash-out or a "
             "correction of its entries with --closed)")
     if before is not None:
         hand_of_session(ledger, session, before, f"buyin {session} {player} --before {before}")
@@ -105,7 +107,8 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
             note(line)
     if note is not None and twice is not None:
         note(f"warning: {player} {twice}: a buy-in entered twice is taken back with "
-             f"`handledger entry retract {session} {seq} --reason … --by …` (recorded as "
+             f"`handledger entry retract {shell_arg(session)} {shell_arg(seq)} --reason … --by …` "
+             "(recorded as "
              f"a {event.kind.replace('_', '-')})")
     return event, seq
 
@@ -195,7 +198,7 @@ def close_to_books(session: str, player: str, books: set[str], seq: int) -> str 
     return (f"warning: {player} is new to the books of session {session} (its players: "
             f"{', '.join(names)}): did you mean {' or '.join(close)}? (recorded as a new "
             f"player's buy-in; a name mistyped is ended with `handledger entry retract "
-            f"{session} {seq} --reason … --by …`)")
+            f"{shell_arg(session)} {shell_arg(seq)} --reason … --by …`)")
 
 
 def _one_typo(typed: str, name: str) -> bool:
@@ -288,7 +291,8 @@ def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str
     if hands:
         raise LedgerError(f"{player} is seated in hand {hands[0]} of session {session}, which "
                           f"is still open: no {entry} now ({rule}, RULES.md §1.1); record it "
-                          f"once the hand ends (`handledger act {hands[0]} end`) or is voided")
+                          f"once the hand ends (`handledger act {shell_arg(hands[0])} end`) or is "
+                          "voided")
 
 
 def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool = False,
@@ -353,10 +357,11 @@ def not_at_table(session: str, state: SessionState, player: str, chips: int
         return LedgerError(
             f"{player} already cashed out {state.cashed[player]} chips in {session}"
             + (f" (entry {seq}, no buy-in since); a wrong count is amended: `handledger entry "
-               f"amend {session} {seq} CHIPS --reason … --by …`" if seq is not None else
+               f"amend {shell_arg(session)} {shell_arg(seq)} CHIPS --reason … --by "
+               "…`" if seq is not None else
                f" (no buy-in since); a wrong count is amended: `handledger entry amend "
-               f"{session} SEQ CHIPS --reason … --by …` (`handledger history --session "
-               f"{session}` lists the entries)"))
+               f"{shell_arg(session)} SEQ CHIPS --reason … --by …` (`handledger history --session "
+               f"{shell_arg(session)}` lists the entries)"))
     return LedgerError(_no_buy_in(session, player, chips, state))
 
 
@@ -401,13 +406,15 @@ def within_table(ledger: Any, session: str, state: SessionState, chips: int, whe
         seq, chips_left = (over[0].seq, over[0].left) if len(over) == 1 else ("SEQ", "CHIPS")
         fix = (f"{'a cash-out takes' if len(over) == 1 else 'cash-outs take'} more than the "
                f"hands left: {'; '.join(o.words() for o in over)}; amend "
-               f"{'it' if len(over) == 1 else 'each'} first (`handledger entry amend {session} "
-               f"{seq} {chips_left} --reason … --by …`), or record a buy-in missing from the "
+               f"{'it' if len(over) == 1 else 'each'} first (`handledger entry amend "
+               f"{shell_arg(session)} "
+               f"{shell_arg(seq)} {shell_arg(chips_left)} --reason … --by …`), or record a buy-in "
+               "missing from the "
                "books")
     else:
         fix = (f"a buy-in missing from the books is recorded first, {fix} is amended "
-               f"(`handledger entry amend {session} SEQ CHIPS --reason … --by …`; "
-               f"`handledger history --session {session}` lists the entries)")
+               f"(`handledger entry amend {shell_arg(session)} SEQ CHIPS --reason … --by …`; "
+               f"`handledger history --session {shell_arg(session)}` lists the entries)")
     raise LedgerError(
         f"{where}: the table holds {left} chips not cashed out yet{said} ({bought} bought in, "
         f"{out} cashed out{others}{raked}), and no hand makes chips; {fix}")
@@ -435,8 +442,9 @@ def cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: int
     raise LedgerError(
         f"{where}: the buy-ins would come to {bought} chips, less than the {out} cashed out"
         f"{raked}, and no hand makes chips; nothing written (a cash-out counted wrong is "
-        f"amended first: `handledger entry amend {session} SEQ CHIPS --reason … --by …`; "
-        f"`handledger history --session {session}` lists the entries)")
+        f"amended first: `handledger entry amend {shell_arg(session)} SEQ CHIPS --reason … --by "
+        "…`; "
+        f"`handledger history --session {shell_arg(session)}` lists the entries)")
 
 
 def _table_sums(ledger: Any, session: str, state: SessionState, *, in_back: int = 0,
@@ -469,8 +477,9 @@ def _no_buy_in(session: str, player: str, chips: int, state: SessionState) -> st
     close = likely_meant(player, names, n=3)
     said = f"{player} has no buy-in in {session}"
     if len(close) == 1 and close[0] in state.seated:
-        return (f"{said}: did you mean {close[0]}? (`handledger cashout {session} {close[0]} "
-                f"{chips}`)")
+        return (f"{said}: did you mean {close[0]}? (`handledger cashout {shell_arg(session)} "
+                f"{shell_arg(close[0])} "
+                f"{shell_arg(chips)}`)")
     if len(close) == 1:
         return (f"{said}: did you mean {close[0]}? ({close[0]} cashed out "
                 f"{state.cashed.get(close[0], 0)} chips already)")
@@ -478,4 +487,5 @@ def _no_buy_in(session: str, player: str, chips: int, state: SessionState) -> st
         return f"{said}: did you mean {' or '.join(close)}?"
     at_table = ", ".join(sorted(state.seated)) or "nobody"
     return (f"{said}: nothing to cash out (chips at the table: {at_table}; a buy-in not yet "
-            f"recorded goes first: `handledger buyin {session} {player} CHIPS`)")
+            f"recorded goes first: `handledger buyin {shell_arg(session)} {shell_arg(player)} "
+            "CHIPS`)")

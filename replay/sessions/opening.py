@@ -12,6 +12,7 @@ from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.money import check_currency, format_money
 from ledger.model.names import check_name, check_new_name
+from ledger.model.shell import shell_arg
 from ledger.store.intact import require_intact
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hand_units, money_hand, unended_hands, unnamed_money_hand
@@ -267,15 +268,16 @@ def close_session(ledger: Any, name: str) -> tuple[int, int, bool] | None:
             return seq, position, not closes.file.exists
         raise LedgerError(f"session {name!r} is closed already (entry {state.closed_seq}): "
                           "nothing to close (`handledger history --session "
-                          f"{name}` lists its entries)")
+                          f"{shell_arg(name)}` lists its entries)")
     if playing := hands_in_play(ledger, name):
         more = len(playing) - 1
         hand = playing[0]
         raise LedgerError(
             f"session {name} has hand {hand} still in play"
             + (f" (and {more} more hand{'s' if more > 1 else ''})" if more else "")
-            + f": end it (`handledger act {hand} end`, once its pots are paid) or void it "
-            f"(`handledger void {hand} --reason … --by …`), then close; nothing written")
+            + f": end it (`handledger act {shell_arg(hand)} end`, once its pots are paid) or void "
+              "it "
+            f"(`handledger void {shell_arg(hand)} --reason … --by …`), then close; nothing written")
     if (left := left_to_none(ledger, name)) is not None:
         raise LedgerError(f"{left_to_none_text(name, left)}: closed now, they would be owed "
                           f"by nobody and the books could not settle; "

@@ -12,6 +12,7 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import check_name, folded, likely_meant
+from ledger.model.shell import shell_arg
 from ledger.store.proven import prove_before_writing
 from replay.sessions.amounts import money_written
 from replay.sessions.entries import chips_from_outside
@@ -102,7 +103,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
              if warn is not None and owed is None else None)  # --more-than-owed: meant
     seq = append_entry(ledger, session, event, state)
     if short is not None and warn is not None:
-        warn(f"{short}: `handledger entry retract {session} {seq} --reason … --by …` takes it "
+        warn(f"{short}: `handledger entry retract {shell_arg(session)} {shell_arg(seq)} --reason "
+             "… --by …` takes it "
              "back")
     return event, state, seq
 
@@ -287,7 +289,8 @@ def within_house(ledger: Any, session: str, state: SessionState, minor: int, whe
             f"({state.money(can)}: {rake})" if paying else
             f"is more than the house is still owed in {session} ({state.money(can)}: {rake})")
     raise LedgerError(f"{where}: {state.money(minor)} {what}; nothing written (`handledger "
-                      f"settle --session {session}` says who pays whom); --more-than-owed "
+                      f"settle --session {shell_arg(session)}` says who pays whom); "
+                      "--more-than-owed "
                       "records it anyway")
 
 
@@ -402,7 +405,8 @@ def within_owed(ledger: Any, session: str, state: SessionState, payer: str, mino
     raise LedgerError(
         f"{where}: {state.money(minor)} is more than {payer} still owes in {session} "
         f"({state.money(owes)}: {payer} {result}, paid {state.money(paid)}, received "
-        f"{state.money(received)}); nothing written (`handledger settle --session {session}` "
+        f"{state.money(received)}); nothing written (`handledger settle --session "
+        f"{shell_arg(session)}` "
         "says who pays whom); --more-than-owed records it anyway")
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.model.errors import LedgerError
+from ledger.model.shell import shell_arg
 from replay.sessions.state import Place, SessionState, alias_group, series_names
 
 
@@ -60,7 +61,7 @@ def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
     raise LedgerError(
         f"{where}:{said} {_unbought(check)} (RULES.md §1.1); nothing written (a hand seated "
         "with the wrong stack is corrected or voided first; `handledger history --session "
-        f"{session}` lists the entries)")
+        f"{shell_arg(session)}` lists the entries)")
 
 
 def unbought_again(ledger: Any, session: str, state: SessionState, seq: int, hand: str,
@@ -110,8 +111,9 @@ def amended_start_warning(ledger: Any, session: str, seq: int, amended: Any) -> 
         f"bought {check.bought} since" if check.previous is not None
         else f"{who}'s buy-ins there come to {check.bought}")
     agrees = amended.chips + off
-    fix = (f"; a wrong amount is amended again (`handledger entry amend {session} {seq} "
-           f"{agrees} --reason … --by …`)" if agrees >= 1 else "")
+    fix = (f"; a wrong amount is amended again (`handledger entry amend {shell_arg(session)} "
+           f"{shell_arg(seq)} "
+           f"{shell_arg(agrees)} --reason … --by …`)" if agrees >= 1 else "")
     return (f"warning: entry {seq} (buy-in of {amended.player}, {amended.chips} chips): hand "
             f"{check.hand} seats {who} with {check.actual} chips, but {basis}: expected "
             f"{check.expected} ({off:+d}); the books no longer follow the hands' stacks, and "
@@ -188,7 +190,8 @@ def amended_between_hands(ledger: Any, session: str, player: str, chips: int,
                 f"{where}: {chips} chips: {name} is seated in hand {hand} of session "
                 f"{session}, which is still open: {name}'s buy-ins change only between a showdown "
                 "and the next deal (RULES.md §1.1), as `buyin` holds them; nothing written; "
-                f"amend it once the hand ends (`handledger act {hand} end`) or is voided")
+                f"amend it once the hand ends (`handledger act {shell_arg(hand)} end`) or is "
+                "voided")
 
 
 def _chips(count: int) -> str:

@@ -15,6 +15,7 @@ from ledger.model import events as ev
 from ledger.model.errors import LedgerError, NotFound
 from ledger.model.money import format_money
 from ledger.model.names import check_not_look_alike, look_alikes, spelled
+from ledger.model.shell import shell_arg
 from ledger.store.streams import alias_pairs, seated_in, session_summaries
 
 #: Book entries a correction may retract or amend.
@@ -242,7 +243,8 @@ def no_session(name: str, names: list[str], *, to_open: bool = True) -> NotFound
         listed = ", ".join(map(repr, sorted(names)[:10])) + (", …" if len(names) > 10 else "")
         there = f" (the ledger's sessions: {listed})" if names else " (the ledger has none)"
         return NotFound(f"no session {name!r}{hint or there}")
-    return NotFound(f"no session {name!r} (open it with `handledger session open {name}`)"
+    return NotFound(f"no session {name!r} (open it with `handledger session open "
+                    f"{shell_arg(name)}`)"
                     f"{hint}")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.model.errors import LedgerError
+from ledger.model.shell import shell_arg
 
 
 def statement_rows(ledger: Any, session: str, upto: int | None = None
@@ -52,7 +53,8 @@ def statement_to_retract(ledger: Any, session: str, seq: int, *, amending: bool,
     if amending:
         raise LedgerError(
             f"{what}: a statement is the platform's figures, never amended: retract it "
-            f"(`handledger entry retract {session} {seq} --reason … --by …`) and import the "
+            f"(`handledger entry retract {shell_arg(session)} {shell_arg(seq)} --reason … --by "
+            "…`) and import the "
             "right one with its log (`handledger import LOG --ledger STATEMENT`); nothing "
             "written")
     if all(s != seq for s, _ in statement_rows(ledger, session, upto)):

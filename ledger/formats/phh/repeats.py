@@ -24,6 +24,7 @@ from ledger.formats.phh.base import PhhHand
 from ledger.formats.phh.fields import RawHand
 from ledger.formats.phh.hand import build_hand
 from ledger.model.errors import RepeatedHand
+from ledger.model.shell import shell_arg
 
 #: Keys of a table that say where it is, not what was played.
 _PLACE = ("file", "section", "line", "source_key")
@@ -128,7 +129,7 @@ def _differs(first: PhhHand, first_raw: RawHand, hand: PhhHand, raw: RawHand
         f"{where}hand {first.hand} is also at line {first.line} of this file, the same game "
         f"and players in the same seats, and this copy differs from it: {what}; a hand is "
         f"recorded once, and a change to it is a correction (`handledger correct "
-        f"{first.hand} ...`), never a second hand",
+        f"{shell_arg(first.hand)} ...`), never a second hand",
         file=raw.file, hand=first.hand, line=line)
 
 
