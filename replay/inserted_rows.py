@@ -57,8 +57,9 @@ def inserted_row_refusal(events: Sequence[Any], op: str, seq: int) -> str:
                 f"(`handledger show {shell_arg(hand)}` numbers such a row {seq}+)")
     count = rows_inserted_after(events, seq)
     if nth is not None and nth > count:
-        shown = (f"one row, which `handledger show {shell_arg(hand)}` numbers {seq}+" if count == 1 else
-                 f"{count} rows, which `handledger show {shell_arg(hand)}` numbers {seq}+1 to "
+        show = f"`handledger show {shell_arg(hand)}`"
+        shown = (f"one row, which {show} numbers {seq}+" if count == 1 else
+                 f"{count} rows, which {show} numbers {seq}+1 to "
                  f"{seq}+{count}")
         return (f"{op} {label}: the hand has no row {label}: the corrections in force "
                 f"inserted {shown}, after seq {seq}")
