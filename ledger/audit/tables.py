@@ -81,8 +81,10 @@ from ledger.store.duck import duckdb, present_tables
 #: bet, raise or complete as poker does, and a draw waiting for its replacement cards names
 #: them; 27: ``player_nicknames`` leaves out a name ``player unalias`` ended, as
 #: :func:`ledger.audit.books.platform_nicknames` reads it: forces a rebuild; 28: a closed
-#: session's chips carried to no hand are said as carried chips owed by nobody.
-DERIVED_VERSION = "28"
+#: session's chips carried to no hand are said as carried chips owed by nobody; 29: a voided
+#: hand of no session is in no book (no ``session_book`` row of no session, no player row,
+#: no hand counted in ``sessions``, no row in ``player_hand_results``).
+DERIVED_VERSION = "29"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
@@ -107,10 +109,15 @@ _SAME_BOOK = ("{a}.session IS NOT DISTINCT FROM {b}.session AND ({b}.session IS 
               " ({a}.chip_value_minor = {b}.chip_value_minor AND {a}.currency IS NOT DISTINCT"
               " FROM {b}.currency AND {a}.decimals = {b}.decimals))")
 
+#: A row of ``hands`` ``{a}`` that the books count: all but a voided hand of no session,
+#: which moved no chips and belongs to no session's books (README: net).
+_IN_A_BOOK = "({a}.session IS NOT NULL OR {a}.status IS DISTINCT FROM 'voided')"
+
 VIEWS = {
     "sessions": f"""
 SELECT b.session, b.date, b.opened, b.closed, b.chip_value_minor, b.currency, b.decimals,
-    (SELECT count(*) FROM hands h WHERE {_SAME_BOOK.format(a="h", b="b")}) AS hands,
+    (SELECT count(*) FROM hands h WHERE {_SAME_BOOK.format(a="h", b="b")}
+        AND {_IN_A_BOOK.format(a="h")}) AS hands,
     (SELECT count(*) FROM session_players p WHERE {_SAME_BOOK.format(a="p", b="b")})
         AS players,
     (SELECT coalesce(sum(buy_in), 0) FROM session_players p
@@ -130,7 +137,8 @@ SELECT r.session, r.hand_id, r.ord, h.game, h.status, coalesce(n.player, r.playe
     b.currency, b.decimals, coalesce(b.chip_value_minor, 1) AS chip_value_minor
 FROM results r JOIN hands h USING (hand_id)
 LEFT JOIN player_names n ON n.alias = r.player
-LEFT JOIN session_book b ON {_SAME_BOOK.format(a="h", b="b")}""",
+LEFT JOIN session_book b ON {_SAME_BOOK.format(a="h", b="b")}
+WHERE {_IN_A_BOOK.format(a="h")}""",
     "player_session_results": f"""
 SELECT p.session, b.date, p.player, p.hands, p.buy_in, p.rebuys, p.top_ups, p.cash_out,
     p.on_table, p.net, p.rules_net, p.net::HUGEINT * b.chip_value_minor AS net_minor,
