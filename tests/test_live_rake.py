@@ -399,7 +399,7 @@ def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(  # noqa: ANN
     (14) is refused naming the pot of 5 and her bet apart, never a pot of 13; and so is the
     end short of her bet (13 to pay: the pot's 5 and her 8)."""
     copy_ledger(folded, Path(db))  # _three(db, "Ann cbr 10", "Bob f", "Cy f")
-    assert "pot 0: 5 (Ann)\nreturned: Ann 8\n" in run("state", "t1").output
+    assert "Main pot: 5 (Ann)\nreturned: Ann 8\n" in run("state", "t1").output
     for rake in ("rake 6", "rake 13", "rake 14"):
         assert (f"action '{rake}': a rake of {rake[5:]} is more than the pots: they hold 5 "
                 "(Ann's uncalled bet of 8 is returned to Ann, it is in no pot; RULES.md "
