@@ -107,10 +107,11 @@ def test_a_raked_hand_ends_cleanly(run, hand: Path) -> None:  # noqa: ANN001
     for args in (("cashout", "s", "Ann", "290"), ("cashout", "s", "Bob", "0"),
                  ("session", "close", "s")):
         assert run(*args).exit_code == 0, args
-    out = run("audit")
+    out = run("audit")  # clean; s, closed with nothing paid, still owes money
     assert (out.exit_code, out.output.splitlines()) == (0, [
         "audit clean: 1 hand(s) in 1 session(s); every chip adds up in the books as stored "
-        "(the hash chain not checked: `handledger verify`)"])
+        "(the hash chain not checked: `handledger verify`); 1 closed session still owes money "
+        "(s): `handledger audit --unsettled` names who, `handledger settle` who pays whom"])
 
 
 def test_balances_name_the_rake_of_each_session(run, db: str, raked: Path) -> None:  # noqa: ANN001

@@ -273,6 +273,10 @@ class AuditReport:
     units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict, compare=False)
     session_units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict,
                                                                   compare=False)
+    #: The closed sessions where money is still owed after the payments recorded, in ledger
+    #: order (:func:`ledger.audit.settlement.owed`, as ``session list`` says ``… owed``): a
+    #: session with no payment recorded is no finding unless ``audit --unsettled`` asks.
+    owing: tuple[str, ...] = field(default=(), compare=False)
 
 
 def read_audit(con: Any) -> AuditReport:
@@ -282,6 +286,8 @@ def read_audit(con: Any) -> AuditReport:
     Raises:
         LedgerError: the derived tables cannot be read.
     """
+    from ledger.audit import settlement
+
     try:
         findings = [Finding(*row) for row in con.execute(
             "SELECT d.kind, d.session, d.hand_id, d.player, d.expected, d.actual, d.message"
@@ -308,9 +314,13 @@ def read_audit(con: Any) -> AuditReport:
             " WHERE b.session IS NOT NULL AND (b.currency IS NOT NULL OR b.decimals > 0"
             " OR b.chip_value_minor > 1) AND b.session IN (SELECT d.session FROM"
             " audit_discrepancies d WHERE d.hand_id IS NULL)").fetchall()}
+        owed = settlement.owed(con)
+        owing = tuple(name for (name,) in con.execute(
+            "SELECT session FROM session_book WHERE session IS NOT NULL AND closed"
+            " ORDER BY ord").fetchall() if owed.get(name, 0) > 0)
     except duckdb.Error as e:
         raise LedgerError(f"cannot read the derived tables: {e}") from e
-    return AuditReport(findings, hands, [tuple(r) for r in incomplete], units, sessions)
+    return AuditReport(findings, hands, [tuple(r) for r in incomplete], units, sessions, owing)
 
 
 def audit_rows(series: Series, findings: Iterable[Any]) -> dict[str, list[tuple]]:
