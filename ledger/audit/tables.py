@@ -294,8 +294,9 @@ def read_audit(con: Any) -> AuditReport:
             " FROM audit_discrepancies d LEFT JOIN (SELECT session, min(ord) AS ord"
             " FROM session_book GROUP BY session) b"
             " ON b.session IS NOT DISTINCT FROM d.session ORDER BY b.ord, d.seq").fetchall()]
-        counts = dict(con.execute(
-            "SELECT session, count(*) FROM hands GROUP BY session").fetchall())
+        counts = dict(con.execute(  # a voided hand of no session: in no book's count
+            f"SELECT session, count(*) FROM hands h WHERE {_IN_A_BOOK.format(a='h')}"
+            " GROUP BY session").fetchall())
         hands = {name: counts.get(name, 0) for (name,) in con.execute(
             "SELECT session FROM session_book ORDER BY ord").fetchall()}
         incomplete = con.execute(
