@@ -195,13 +195,15 @@ def export(obj: Context, fmt: str, out: str, hands: tuple[str, ...], broken_ok: 
 
 
 @click.command()
-@click.argument("directory", type=click.Path(exists=True, file_okay=False), default="data")
+@click.argument("directory", metavar="DIR", type=click.Path(exists=True, file_okay=False))
 @click.option("--all", "show_all", is_flag=True, help="Print every hand, not only the problems.")
 @click.pass_obj
 def run(obj: Context, directory: str, show_all: bool) -> None:
-    """The whole job on a folder: import every hand file and session in it, replay every
-    hand, print the hands that were paid wrong (or could not be verified, or have another
-    note; never a voided hand, whose chips all went back), the audit and the
+    """The whole job on the folder DIR (required: `handledger run data` reads data):
+    import every hand file and session in it, replay every hand, print the hands that were
+    paid wrong (or could not be verified, or have another note; never a voided hand, whose
+    chips all went back, nor one whose payouts were not recorded, which the rules' awards
+    settle), the audit and the
     balances; then every signed correction, void and undo and the ledger's checkpoints file
     checked against the key directory ($HANDLEDGER_KEYS or the user's config dir), a line
     each when there are any. Exit 0: a report, even of hands paid differently from the rules

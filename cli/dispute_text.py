@@ -15,12 +15,12 @@ from ledger.model.shell import shell_arg
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.state.Now`): phase, whose turn and what is legal, the
     current bet, the pots with their eligible players, returned chips, the rake taken, the
-    payouts recorded so far (in the stacks, out of the pots: a pot paid from reads ``pot 0:
-    4 of 12, the rest paid out``), who declared what (a declare hand, RULES.md §3), stacks (with
-    each player's bet in the round in progress, a part of the pots: none between rounds), and
-    the seats as an action's ``pN`` names them (PHH's order, from the seat left of the button);
-    of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
-    payout that differs from the rules, and the stacks after the hand."""
+    payouts recorded so far (in the stacks, out of the pots: a pot paid from reads ``Main
+    pot: 4 of 12, the rest paid out``), who declared what (a declare hand, RULES.md §3),
+    stacks (with each player's bet in the round in progress, a part of the pots: none between
+    rounds), and the seats as an action's ``pN`` names them (PHH's order, from the seat left
+    of the button); of a hand that is over, its pots explained as ``show`` ends, what the
+    table paid, any payout that differs from the rules, and the stacks after the hand."""
     from replay.typed import as_typed, smallest_unit_note
 
     state, result = now.state, now.result
@@ -50,6 +50,7 @@ def state_text(now: Any) -> str:
     def a(chips: int) -> str:  # in play: as the hand's actions take amounts (4.00 in cents)
         return as_typed(state, chips)
 
+    from engine.awards import pot_name
     from ledger.model.carry_rules import carry_sections
     from replay.paid_out import in_play
 
@@ -58,7 +59,7 @@ def state_text(now: Any) -> str:
         lines.append(f"current bet {a(state.rnd.current)}")
     for pot, chips in zip(result.pots, chips_now.left, strict=True):
         whole = f" of {a(pot.amount)}, the rest paid out" if chips != pot.amount else ""
-        lines.append(f"pot {pot.index}: {a(chips)}{whole} ({', '.join(pot.eligible)})")
+        lines.append(f"{pot_name(pot.index)}: {a(chips)}{whole} ({', '.join(pot.eligible)})")
     if result.returned:
         lines.append("returned: " + ", ".join(f"{p} {a(c)}" for p, c in result.returned.items()))
     if result.carried:  # the rules leave them for the next deal: nobody is paid them

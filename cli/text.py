@@ -35,7 +35,8 @@ def audit_text(report: Any, found: list[Any], session: str | None = None, *,
     hands = sum(n for k, n in report.hands.items() if session in (None, k))
     scope = f"{hands} hand(s) in {len(books)} session(s)"
     if not found:
-        lines.append(f"audit clean: {scope}; every chip adds up{clean_scope}")
+        lines.append(f"audit clean: {scope}; every chip adds up{clean_scope}"
+                     + _still_owed(report, session))
     else:
         counts: dict[str, int] = {}
         for d in found:
@@ -44,6 +45,19 @@ def audit_text(report: Any, found: list[Any], session: str | None = None, *,
         lines.append(f"audit: {len(found)} discrepanc{'y' if len(found) == 1 else 'ies'} in "
                      f"{scope} ({kinds})")
     return "\n".join(lines)
+
+
+def _still_owed(report: Any, session: str | None) -> str:
+    """What a clean audit adds when closed sessions (``session``, or every one) still owe
+    money, no payment recorded (``report.owing``; the ``unsettled`` finding, run only on
+    request): ``; 1 closed session still owes money (fri): …``, else nothing."""
+    owing = [s for s in getattr(report, "owing", ()) if session in (None, s)]
+    if not owing:
+        return ""
+    many = len(owing) > 1
+    return (f"; {len(owing)} closed session{'s' if many else ''} still owe{'' if many else 's'}"
+            f" money ({', '.join(owing)}): `handledger audit --unsettled` names who, "
+            "`handledger settle` who pays whom")
 
 
 def incomplete_hands(report: Any, session: str | None = None) -> list[str]:

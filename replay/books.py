@@ -264,7 +264,7 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
             "SELECT session, decimals, currency FROM session_book").fetchall()}
         voided = dict(ledger.connection.execute(
             "SELECT session, count(*) FROM hands WHERE status = 'voided'"
-            " GROUP BY session").fetchall())
+            " AND session IS NOT NULL GROUP BY session").fetchall())  # of none: in no book
         off: dict[str | None, dict[str, int]] = {}
         for f in read_audit(ledger.connection).findings:
             if f.kind == "settlement":  # the money still owed: ``owed_minor`` says it

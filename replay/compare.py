@@ -62,6 +62,9 @@ class Discrepancy:
 #: ``replay``'s note on a hand whose showdown the rules cannot check, and the words
 #: ``whatif``, ``correct`` and the page of ``view`` say it with (README, "Unknown hole cards").
 NOT_VERIFIABLE = "showdown not verifiable: hole cards unknown"
+#: The note of a hand whose payouts were not recorded (``end`` at once, a file without
+#: winnings): the rules' awards count, so it is no dispute (README "run").
+NO_PAYOUTS = "no recorded payouts"
 
 
 def recomputed_payouts(result: HandResult) -> dict[str, int]:
@@ -87,7 +90,7 @@ def compare_payouts(
     if not result.verifiable:
         notes.append(NOT_VERIFIABLE)
         if recorded is None:
-            notes.append("no recorded payouts")
+            notes.append(NO_PAYOUTS)
             return [], notes
         return _feasibility(result, recorded), notes
     carried, carried_out = result.carried, result.carried_out
@@ -113,7 +116,7 @@ def compare_payouts(
     mine = recomputed_payouts(result)
     if recorded is None:
         if any(mine.values()):
-            notes.append("no recorded payouts")
+            notes.append(NO_PAYOUTS)
         return out, notes
     # mine holds every player: a difference is a player whose recorded total is not his due
     return [*out, *(Discrepancy(result.hand, p, recorded.get(p, 0), due)

@@ -18,6 +18,11 @@ if TYPE_CHECKING:  # loaded where a hand is settled: a live action only folds it
     from engine.settle import HandResult
     from replay.compare import Discrepancy
 
+#: The notes that make no problem of a hand: that it was corrected, that its payouts were not
+#: recorded (:data:`replay.compare.NO_PAYOUTS`, spelt here so that a live action need not load
+#: the comparison).
+_NO_PROBLEM = frozenset({"corrected", "no recorded payouts"})
+
 
 @dataclass(frozen=True)
 class HandReplay:
@@ -101,12 +106,14 @@ class HandReplay:
         """Whether ``replay --problems`` and ``run`` print the hand: it was paid differently
         from the rules (:attr:`differences`) or has a note (a showdown not verifiable, a
         log cut short, …) other than that it was corrected (a corrected hand is shown as
-        corrected, a problem only when it is still paid differently, or for another note). A
+        corrected, a problem only when it is still paid differently, or for another note) or
+        that its payouts were not recorded (``end`` at once, a file without winnings: the
+        rules' awards count, nothing is disputed; a showdown not verifiable still is one). A
         voided hand is none: every chip went back, as the host meant (its notes say so, and
         what it carried passes on), so nothing of it is paid differently or unverified."""
         if self.result.status == "voided":
             return bool(self.differences)
-        return bool(self.differences) or any(n != "corrected" for n in self.notes)
+        return bool(self.differences) or any(n not in _NO_PROBLEM for n in self.notes)
 
     @property
     def net(self) -> dict[str, int]:

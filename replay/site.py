@@ -106,7 +106,8 @@ def code_digest(code: Iterable[Path]) -> str:
 def hand_links(report: SeriesReport, hand_files: dict[str, str],
                session_files: dict[str | None, str]) -> dict[str, Links]:
     """The links above each hand page: the index, its session, the hands before and after
-    it in the session."""
+    it in the session (a hand in no session's page, a voided hand of no session: the index
+    and its disputed and corrected hands)."""
     out = {}
     for s in report.sessions:
         label = f"Session {s.name}" if s.name is not None else "Hands of no session"
@@ -122,6 +123,9 @@ def hand_links(report: SeriesReport, hand_files: dict[str, str],
                 after = hands[i + 1].hand
                 links.append((hand_files[after], f"Next hand {after} →"))
             out[h.hand] = links
+    for h in report.hands:  # a voided hand of no session: in no session's page
+        out.setdefault(h.hand, [("../index.html", "Index"),
+                                ("../index.html#disputes", "Disputed and corrected hands")])
     return out
 
 
@@ -183,8 +187,9 @@ def write_site(books: ReportBooks, out: Path, pages: Pages, *, tick: Progress = 
     """
     report = books.collect()
     hand_files = file_names(h.hand for h in report.hands)
-    session_files = {**file_names(s.name for s in report.sessions if s.name is not None),
-                     None: NO_SESSION + ".html"}
+    session_files = file_names(s.name for s in report.sessions if s.name is not None)
+    if any(s.name is None for s in report.sessions):  # none when a voided hand is all it had
+        session_files[None] = NO_SESSION + ".html"
     ledger = LedgerFiles(books.ledger.path)
     no_folder_made_is_the_ledger(out, books.ledger.path, f"report {out}")
     none_is_the_ledger([out / "index.html", *(out / ASSETS / name for name in pages.assets),

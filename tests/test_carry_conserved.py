@@ -105,7 +105,7 @@ def test_a_pot_the_rules_carry_cannot_be_paid_at_the_table(user, db: str,  # noq
     assert code == 2 and f"{REFUSED}: nothing can be raked" in err
     assert user("act", "c1", "end")[0] == 0
     _start(user, "c2", "Bob")
-    assert "pot 0: 7 (Ann, Bob)" in user("state", "c2")[1]  # 1 + 2 + the 4 carried
+    assert "Main pot: 7 (Ann, Bob)" in user("state", "c2")[1]  # 1 + 2 + the 4 carried
     assert _table(user, "c2", C2)[0] == 0
     _balanced(user)
 
@@ -169,7 +169,7 @@ def test_a_voided_hand_passes_the_carried_chips_to_the_next_hand_played(  # noqa
                                    "(RULES.md §7.1); change in net: Ann +2, Bob +1; by the rules: "
                                    "Ann +2, Bob +1")
     _start(user, "c3", "Bob")
-    assert "pot 0: 7 (Ann, Bob)" in user("state", "c3")[1]
+    assert "Main pot: 7 (Ann, Bob)" in user("state", "c3")[1]
     code, _, err = user("undo", "c2", "--by", "host")
     assert code == 2 and "hand c3 took the chips this hand carried" in err
     assert _table(user, "c3", C2)[0] == 0

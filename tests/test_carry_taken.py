@@ -240,7 +240,7 @@ def test_a_hand_that_carried_nothing_cannot_be_made_to_carry_once_the_next_start
     copy_ledger(h1_declaring, Path(db))  # _played up to Ann's swing (seq 17)
     assert _table(user, "h1", ["Bob dcl low", *H1[15:], "end"]) == 0
     _start(user, "h2", "Bob")
-    assert "pot 0: 3 (Ann, Bob)" in user("state", "h2")[1]
+    assert "Main pot: 3 (Ann, Bob)" in user("state", "h2")[1]
     code, _, err = user("correct", "h1", "--replace", "18", "Bob dcl swing", "--reason", "x",
                         "--by", "Dan")
     assert code == 2 and err.strip() == (
@@ -265,7 +265,7 @@ def test_a_correction_before_the_next_hand_moves_the_carry_with_it(user, played)
                         "--by", "Dan")
     assert code == 0 and "change in net: Bob +4" in out
     _start(user, "h2", "Bob", "Ann:98,Bob:102")
-    assert "pot 0: 3 (Ann, Bob)" in user("state", "h2")[1]  # nothing carried in
+    assert "Main pot: 3 (Ann, Bob)" in user("state", "h2")[1]  # nothing carried in
     assert _table(user, "h2", H2) == 0  # Ann takes 3: +1; Bob -1
     assert _nets(user) == [["Bob", "1"], ["Ann", "-1"]]
     assert user("audit")[1].startswith("audit clean: 2 hand(s) in 1 session(s)")
@@ -293,7 +293,7 @@ def test_no_void_passes_chips_to_a_hand_that_started_without_them(user, db: str,
     assert user("void", "h3", "--reason", "misdeal", "--by", "Dan")[0] == 0
     code, _, err = user("void", "h2", "--reason", "misdeal", "--by", "Dan")
     assert (code, err.strip().splitlines()[-1]) == (2, said)  # h3 voided takes nothing
-    assert "pot 0: 7 (Ann, Bob)" in user("state", "h2")[1]  # the 4 still in h2's pot
+    assert "Main pot: 7 (Ann, Bob)" in user("state", "h2")[1]  # the 4 still in h2's pot
     assert _table(user, "h2", H2) == 0
     assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
 
@@ -345,7 +345,7 @@ def test_an_imported_carry_over_in_is_what_its_hand_carried(user, tmp_path: Path
     code, _, err = user("--db", str(other), "import", str(export))
     assert code == 0, err
     code, out, _ = user("--db", str(other), "state", "h2")
-    assert "pot 0: 7 (Ann, Bob)" in out
+    assert "Main pot: 7 (Ann, Bob)" in out
 
 
 def test_a_pot_still_carried_is_said_as_carried_and_not_written_as_phh(  # noqa: ANN001
@@ -389,7 +389,7 @@ def test_an_imported_carry_over_in_from_a_hand_held_nowhere_is_refused(  # noqa:
     assert not other.exists()
     assert user("--db", str(other), "import", str(export))[0] == 0
     code, out, _ = user("--db", str(other), "state", "h2")
-    assert "pot 0: 7 (Ann, Bob)" in out
+    assert "Main pot: 7 (Ann, Bob)" in out
 
 
 WAYS = ("deal the session's next hand (it takes them as dead money), or correct hand h1 "
@@ -560,7 +560,7 @@ def test_chips_a_voided_hand_passes_on_wait_for_the_next_hand_dealt(  # noqa: AN
         "hand h1 too, void both in one write after that undo (`handledger void h1 h2 --reason "
         "… --by …`), then close; nothing written"))
     _start(user, "h3", "Bob")
-    assert "pot 0: 7 (Ann, Bob)" in user("state", "h3")[1]
+    assert "Main pot: 7 (Ann, Bob)" in user("state", "h3")[1]
     assert _table(user, "h3", H2) == 0
     assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
     assert user("session", "close", "sat")[0] == 0

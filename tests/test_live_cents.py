@@ -179,7 +179,7 @@ def test_a_live_hand_in_cents_speaks_in_dollars(run, db: str,  # noqa: ANN001
         "hand d1: NT, phase bet, status open\n"
         "Ann to act: to call 2.00, raise to 4.00..200.00\n"
         "current bet 2.00\n"
-        "pot 0: 3.00 (Bob, Cy, Ann)\n"
+        "Main pot: 3.00 (Bob, Cy, Ann)\n"
         "stacks: Bob 149.00 bet 1.00, Cy 298.00 bet 2.00, Ann 200.00\n"
         f"{SEATS}\n")
     assert _refused(run, db, "act", "d1", "Ann cbr 3") == (
@@ -204,7 +204,7 @@ def test_a_live_hand_in_cents_speaks_in_dollars(run, db: str,  # noqa: ANN001
         "hand d1: NT, phase bet, status open\n"
         "Bob to act: to call 3.50, raise to 7.00..150.00\n"
         "current bet 4.50\n"
-        "pot 0: 7.50 (Bob, Cy, Ann)\n"
+        "Main pot: 7.50 (Bob, Cy, Ann)\n"
         "stacks: Bob 149.00 bet 1.00, Cy 298.00 bet 2.00, Ann 195.50 bet 4.50\n"
         f"{SEATS}\n"), (
         f"error: line 2, hand d1, action 'Bob cbr 5': raise to 5.00 is below the minimum "
@@ -231,7 +231,7 @@ def test_a_live_hand_in_chips_reads_as_before(run, db: str) -> None:  # noqa: AN
         "hand d1: NT, phase bet, status open\n"
         "Ann to act: to call 2, raise to 4..200\n"
         "current bet 2\n"
-        "pot 0: 3 (Bob, Cy, Ann)\n"
+        "Main pot: 3 (Bob, Cy, Ann)\n"
         "stacks: Bob 149 bet 1, Cy 298 bet 2, Ann 200\n"
         f"{SEATS}\n")
     assert _refused(run, db, "act", "d1", "Ann cbr 3") == (

@@ -192,8 +192,8 @@ def test_a_short_all_in_bring_in_leaves_the_full_bring_in_to_call(user, db: str 
     code, _, err = user("table", "s3", input="".join(f"{x}\n" for x in lines))
     assert (code, err) == (0, "")
     state = user("state", "s3")[1].splitlines()
-    assert [x for x in state if x.startswith(("pot ", "stacks:"))] == [
-        "pot 0: 6 (Ann, Bob, Cy)", "pot 1: 2 (Bob, Cy)", "stacks: Ann 0, Bob 97, Cy 97"]
+    assert [x for x in state if x.startswith(("Main pot", "Side pot", "stacks:"))] == [
+        "Main pot: 6 (Ann, Bob, Cy)", "Side pot 1: 2 (Bob, Cy)", "stacks: Ann 0, Bob 97, Cy 97"]
     code, _, err = user("table", "s3", input="pay Ann 6\npay Bob 2\nend\n")
     assert (code, err) == (0, "")
     assert user("show", "s3")[1].splitlines()[-3:] == [

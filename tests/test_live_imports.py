@@ -79,7 +79,7 @@ def test_act_and_state_load_only_what_they_use(tmp_path: Path) -> None:
         "hand h1: NT, phase bet, status open",
         "Ann to act: to call 142 (no raise: every other player is all-in)",
         "current bet 150",
-        "pot 0: 158 (Ann, Bob)",
+        "Main pot: 158 (Ann, Bob)",
         "stacks: Ann 192 bet 8, Bob 0 bet 150, Cy 300 (folded)",
         "seats as pN: p1 Ann, p2 Bob, p3 Cy (p1 sits left of the button: PHH's order, "
         "not --seats')"]
@@ -88,7 +88,7 @@ def test_act_and_state_load_only_what_they_use(tmp_path: Path) -> None:
     code, out, _ = _cli(db, "act", "h1", "Ann cc")
     assert out == "10 call; phase deal, next: d db CARDS (3 cards)\n"
     code, out, _ = _cli(db, "state", "h1")
-    assert "pot 0: 300 (Ann, Bob)" in out.splitlines()
+    assert "Main pot: 300 (Ann, Bob)" in out.splitlines()
 
 
 def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> None:
@@ -113,7 +113,7 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
     # heads-up, Bob on the button posts the small blind (1), Ann the big (2): both can still
     # bet, so the 3 chips are one pot for both; Ann is dealt, Bob not yet
     assert code == 0 and out.splitlines()[2:] == [
-        "pot 0: 3 (Ann, Bob)", "stacks: Ann 198 bet 2, Bob 149 bet 1",
+        "Main pot: 3 (Ann, Bob)", "stacks: Ann 198 bet 2, Bob 149 bet 1",
         "seats as pN: p1 Ann, p2 Bob (p1 sits left of the button: PHH's order, "
         "not --seats')"], out
     # the pots come from the settlement, a cards-speak hand's: no declaration modules

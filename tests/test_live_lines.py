@@ -115,7 +115,7 @@ def test_declarations_at_once_name_who_is_still_to_declare(user, db: str) -> Non
         "declared (still to declare: Bob); now: phase declare, next: PLAYER dcl "
         "high|low|swing or PLAYER f (give up) (still to declare: Bob)\n"))
     state = user("state", "s1")[1].splitlines()
-    assert state[2:] == ["pot 0: 4 (Bob, Ann)", "declared: Ann low", "stacks: Bob 98, Ann 98",
+    assert state[2:] == ["Main pot: 4 (Bob, Ann)", "declared: Ann low", "stacks: Bob 98, Ann 98",
                          "seats as pN: p1 Bob, p2 Ann (p1 sits left of the button: PHH's order, "
                          "not --seats')"]
     _acts(user, "s1", ["Bob dcl swing"])
@@ -247,6 +247,29 @@ def test_a_hand_won_by_a_fold_waits_for_the_payout_not_a_show(user, db: str) -> 
         "phase no showdown, next: pay PLAYER AMOUNT or end"]
 
 
+def test_the_readme_hand_folded_to_cy_names_the_main_pot_in_state(user, db: str) -> None:  # noqa: ANN001
+    """README's L1 (fixed-limit hold'em, blinds Bob 1 and Cy 2): Ann and Bob fold, nothing is
+    shown down (``act`` and ``state``: ``no showdown``); ``state`` names the pot as ``show``
+    does, the main pot, 2 once Cy's uncalled 1 is returned (Bob's 1 + Cy's called 1)."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "L1", "--game", "FT", "--stakes", "1/2",
+                "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Bob:100,Cy:100",
+                "--button", "Ann")[0] == 0
+    _acts(user, "L1", ["d dh Bob 8c8d", "d dh Cy Th9h", "d dh Ann 2s2h"])
+    assert user("state", "L1")[1].splitlines()[2:4] == ["current bet 2",
+                                                         "Main pot: 3 (Bob, Cy, Ann)"]
+    assert _acts(user, "L1", ["Ann f", "Bob f"]) == [
+        "Bob to act: to call 1, raise to 4..4",
+        "phase no showdown, next: pay PLAYER AMOUNT, end"]
+    assert user("state", "L1")[1].splitlines()[:5] == [
+        "hand L1: FT, phase no showdown, status open",
+        "phase no showdown, next: pay PLAYER AMOUNT, end",
+        "Main pot: 2 (Cy)", "returned: Cy 1", "stacks: Bob 99 (folded), Cy 99, Ann 100 (folded)"]
+    assert _acts(user, "L1", ["end"]) == ["hand complete"]
+    assert user("state", "L1")[1].splitlines()[0] == (
+        "hand L1: FT, phase no showdown, status complete")
+
+
 def test_a_hand_id_of_the_session_book_form_is_refused_as_such(user, db: str) -> None:  # noqa: ANN001
     Ledger(db).close()
     assert user("hand", "start", "--hand", "session:fri", "--game", "NT", "--stakes", "1/2",
@@ -294,7 +317,7 @@ def test_state_shows_the_payouts_so_far_and_a_voided_hand_takes_no_change(user, 
                        "Ann cc", "pay Ann 3"])
     # a host halfway through paying sees what he has paid of the pot (2 + 2 blinds = 4)
     assert user("state", "p1")[1].splitlines()[2:] == [
-        "pot 0: 1 of 4, the rest paid out (Bob, Ann)", "paid so far: Ann 3 (3 of the pot's 4)",
+        "Main pot: 1 of 4, the rest paid out (Bob, Ann)", "paid so far: Ann 3 (3 of the pot's 4)",
         "stacks: Bob 98, Ann 101",  # the 3 paid is in Ann's stack, out of the pot
         "seats as pN: p1 Bob, p2 Ann (p1 sits left of the button: PHH's order, "
         "not --seats')"]

@@ -107,10 +107,11 @@ def test_a_raked_hand_ends_cleanly(run, hand: Path) -> None:  # noqa: ANN001
     for args in (("cashout", "s", "Ann", "290"), ("cashout", "s", "Bob", "0"),
                  ("session", "close", "s")):
         assert run(*args).exit_code == 0, args
-    out = run("audit")
+    out = run("audit")  # clean; s, closed with nothing paid, still owes money
     assert (out.exit_code, out.output.splitlines()) == (0, [
         "audit clean: 1 hand(s) in 1 session(s); every chip adds up in the books as stored "
-        "(the hash chain not checked: `handledger verify`)"])
+        "(the hash chain not checked: `handledger verify`); 1 closed session still owes money "
+        "(s): `handledger audit --unsettled` names who, `handledger settle` who pays whom"])
 
 
 def test_balances_name_the_rake_of_each_session(run, db: str, raked: Path) -> None:  # noqa: ANN001
@@ -399,7 +400,7 @@ def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(  # noqa: ANN
     (14) is refused naming the pot of 5 and her bet apart, never a pot of 13; and so is the
     end short of her bet (13 to pay: the pot's 5 and her 8)."""
     copy_ledger(folded, Path(db))  # _three(db, "Ann cbr 10", "Bob f", "Cy f")
-    assert "pot 0: 5 (Ann)\nreturned: Ann 8\n" in run("state", "t1").output
+    assert "Main pot: 5 (Ann)\nreturned: Ann 8\n" in run("state", "t1").output
     for rake in ("rake 6", "rake 13", "rake 14"):
         assert (f"action '{rake}': a rake of {rake[5:]} is more than the pots: they hold 5 "
                 "(Ann's uncalled bet of 8 is returned to Ann, it is in no pot; RULES.md "

@@ -161,7 +161,7 @@ def test_a_bring_in_from_the_wrong_seat_beside_an_unseen_upcard_is_refused(user,
     assert user("act", "w2", "Ann pb") == (
         0, "8 forced_bet; Bob to act: to call 2, complete to 5..5\n", "")
     assert user("state", "w2")[1].splitlines()[3:5] == [
-        "pot 0: 5 (Ann, Bob, Cy)", "stacks: Ann 97 bet 2, Bob 99, Cy 99"]
+        "Main pot: 5 (Ann, Bob, Cy)", "stacks: Ann 97 bet 2, Bob 99, Cy 99"]
 
 
 def test_a_first_action_on_fourth_street_beside_an_unseen_upcard(user, db: str) -> None:  # noqa: ANN001
@@ -179,7 +179,7 @@ def test_a_first_action_on_fourth_street_beside_an_unseen_upcard(user, db: str) 
         2, "", "error: hand f4, action 'Cy cc': out of turn: Ann or Bob must act first, not Cy "
                f"(Bob's 9d 4c is the best board shown; Ann shows ?? ??); now: {now}\n")
     assert user("state", "f4")[1].splitlines()[1:5] == [
-        now, "current bet 0", "pot 0: 9 (Ann, Bob, Cy)", "stacks: Ann 97, Bob 97, Cy 97"]
+        now, "current bet 0", "Main pot: 9 (Ann, Bob, Cy)", "stacks: Ann 97, Bob 97, Cy 97"]
     assert user("act", "f4", "Bob cbr 5") == (
         0, "14 bet_raise; Cy to act: to call 5, raise to 10..10\n", "")
 

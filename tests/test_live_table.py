@@ -112,7 +112,7 @@ def test_a_whole_hand_through_table_is_the_hand_through_act_and_state(
         "16 recorded_payout; phase showdown, next: pay PLAYER AMOUNT or end\n",
         "17 hand_ended; hand complete\n"]
     assert expected[-3].splitlines()[2:4] == [  # paid, not ended: the 300 in Ann's stack
-        "pot 0: 0 of 300, the rest paid out (Ann, Bob)", "paid so far: Ann 300 (300 of the "
+        "Main pot: 0 of 300, the rest paid out (Ann, Bob)", "paid so far: Ann 300 (300 of the "
         "pot's 300)"]
     assert expected[-3].splitlines()[4] == "stacks: Ann 350, Bob 0, Cy 300 (folded)"
     assert expected[-1].splitlines()[-2:] == [  # after the end: the stacks after the payout
@@ -302,5 +302,5 @@ def test_state_names_the_pot_of_every_player_who_can_still_bet(tmp_path: Path) -
     code, out, err = one_shot(db, "state", "t1")
     assert (code, err) == (0, "")
     assert out.splitlines()[1:5] == ["Ann to act: to call 2, raise to 4..200", "current bet 2",
-                                     "pot 0: 3 (Bob, Cy, Ann)",
+                                     "Main pot: 3 (Bob, Cy, Ann)",
                                      "stacks: Bob 149 bet 1, Cy 298 bet 2, Ann 200"]

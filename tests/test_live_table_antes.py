@@ -16,7 +16,7 @@ def test_a_big_blind_ante_is_the_big_blinds_and_dead(tmp_path: Path) -> None:
     db = tmp_path / "l.duckdb"
     assert cli(db, "hand", "start", "--hand", "b1", "--bb-ante", "2", *THREE)[:2] == (0, "b1\n")
     state = cli(db, "state", "b1")[1].splitlines()
-    assert state[2:] == ["pot 0: 5 (Bob, Cy, Ann)", "stacks: Bob 99 bet 1, Cy 96 bet 2, Ann 100",
+    assert state[2:] == ["Main pot: 5 (Bob, Cy, Ann)", "stacks: Bob 99 bet 1, Cy 96 bet 2, Ann 100",
                          "seats as pN: p1 Bob, p2 Cy, p3 Ann (p1 sits left of the button: "
                          "PHH's order, not --seats')"]
     for action in ("d dh Bob ????", "d dh Cy ????", "d dh Ann ????", "Ann cbr 100", "Bob f"):
@@ -39,7 +39,7 @@ def test_a_button_ante_heads_up_is_the_buttons(tmp_path: Path) -> None:
                "--button-ante", "3", "--seats", "Ann:100,Bob:100", "--button", "Ann")[0] == 0
     # heads-up the button posts the small blind, and here the table's ante too
     assert cli(db, "state", "b2")[1].splitlines()[2:] == [
-        "pot 0: 6 (Bob, Ann)", "stacks: Bob 98 bet 2, Ann 96 bet 1",
+        "Main pot: 6 (Bob, Ann)", "stacks: Bob 98 bet 2, Ann 96 bet 1",
         "seats as pN: p1 Bob, p2 Ann (p1 sits left of the button: PHH's order, "
         "not --seats')"]
     events = cli(db, "sql", "--csv", "SELECT json_extract(payload, '$.stakes.antes') AS antes "

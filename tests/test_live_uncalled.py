@@ -31,7 +31,7 @@ def test_state_returns_the_uncalled_bet_once_the_betting_is_over(user, db: str) 
         "hand p1: NT, phase bet, status open\n"
         "B to act: to call 49, raise to 98..100\n"
         "current bet 50\n"
-        "pot 0: 53 (B, C, A)\n"
+        "Main pot: 53 (B, C, A)\n"
         "stacks: B 99 bet 1, C 28 bet 2, A 0 bet 50\n"
         "seats as pN: p1 B, p2 C, p3 A (p1 sits left of the button: PHH's order, not "
         "--seats')\n"), "")
@@ -39,8 +39,8 @@ def test_state_returns_the_uncalled_bet_once_the_betting_is_over(user, db: str) 
     assert user("state", "p1") == (0, (
         "hand p1: NT, phase deal, status open\n"
         "phase deal, next: d db CARDS (3 cards)\n"
-        "pot 0: 90 (B, C, A)\n"
-        "pot 1: 40 (B, A)\n"
+        "Main pot: 90 (B, C, A)\n"
+        "Side pot 1: 40 (B, A)\n"
         "returned: B 50\n"
         "stacks: B 50, C 0, A 0\n"  # the round over: its bets in the pots, B's 50 back
         "seats as pN: p1 B, p2 C, p3 A (p1 sits left of the button: PHH's order, not "
@@ -63,7 +63,7 @@ def test_show_s_pot_is_state_s_once_the_uncalled_bet_is_back(user, db: str) -> N
     for action in ("d dh Bob ????", "d dh Ann ????", "Ann cbr 100", "Bob cc"):
         assert user("act", "u1", action)[0] == 0
     assert user("state", "u1")[1].splitlines()[2:5] == [
-        "pot 0: 100 (Bob, Ann)", "returned: Ann 50", "stacks: Bob 0, Ann 50"]
+        "Main pot: 100 (Bob, Ann)", "returned: Ann 50", "stacks: Bob 0, Ann 50"]
     assert user("show", "u1")[1].splitlines()[-4:] == [
         "  6 Ann cbr 100                  pot 102 bet 100 [Bob:48 Ann:0] bet → Bob",
         "  7 Bob cc                       pot 100 [Bob:0 Ann:50] deal",

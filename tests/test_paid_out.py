@@ -133,7 +133,7 @@ def test_state_counts_the_paid_chips_in_the_stacks_not_the_pot(user) -> None:  #
     assert user("table", "s1", input=SIDE_TABLE.removesuffix("pay Bob 40\nend\n"))[0] == 0
     lines = user("state", "s1")[1].splitlines()
     assert lines[2:] == [
-        "pot 0: 0 of 90, the rest paid out (Ann, Bob, Cy)", "pot 1: 40 (Bob, Cy)",
+        "Main pot: 0 of 90, the rest paid out (Ann, Bob, Cy)", "Side pot 1: 40 (Bob, Cy)",
         "paid so far: Ann 90 (90 of the pot's 130)", "stacks: Ann 90, Bob 0, Cy 50",
         "seats as pN: p1 Ann, p2 Bob, p3 Cy (p1 sits left of the button: PHH's order, "
         "not --seats')"]

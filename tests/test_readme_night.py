@@ -59,6 +59,11 @@ def test_the_night_runs_as_printed(run) -> None:  # noqa: ANN001
         said[" ".join(argv)] = result.output
     assert said["settle --session friday"] == (
         "Bob pays Ann 37.50 USD\n1 transfer(s) settle 3 player(s)\n")
+    assert said["audit --session friday"] == (
+        "audit clean: 1 hand(s) in 1 session(s); every chip adds up in the books as stored (the "
+        "hash chain not checked: `handledger verify`); 1 closed session still owes money "
+        "(friday): `handledger audit --unsettled` names who, `handledger settle` who pays whom\n")
+    assert said["act L1 Bob f"] == "8 fold; phase no showdown, next: pay PLAYER AMOUNT, end\n"
     assert said["act L1 end"] == "9 hand_ended; hand complete\n"
     assert said["act S1 end"] == "11 hand_ended; hand complete\n"
     assert said["hand start --hand t1 --game NT --stakes 1/2 --seats Ann:200,Bob:150,Cy:300 "

@@ -25,12 +25,49 @@ def test_run_help_and_the_readme_say_it() -> None:
     assert code == 0
     assert ("Exit 0: a report, even of hands paid differently from the rules (`replay` exits 1 "
             "on a difference, `audit` on a discrepancy)") in text
+    assert ("Exit 2 when a file or hand was rejected, or the folder holds no file a format "
+            "reads") in text
     readme = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8").splitlines()
-    at = next(i for i, line in enumerate(readme) if line.startswith("run [DIR] [--all]"))
+    at = next(i for i, line in enumerate(readme) if line.startswith("run DIR [--all]"))
     entry = [readme[at]]  # run's entry: its line and the indented lines under it
     entry += readme[at + 1:][:next(
         i for i, line in enumerate(readme[at + 1:]) if not line.startswith(" "))]
-    assert "(exit 0: a report; replay exits 1 on a difference)" in [x.strip() for x in entry]
+    assert ("(exit 0: a report; exit 2 when a file or hand was rejected, after the report; "
+            "replay exits 1 on a difference)") in " ".join(x.strip() for x in entry)
+
+
+def test_run_needs_its_folder(tmp_path: Path) -> None:
+    """No folder named: refused in one line naming the argument, exit 2, no ledger made (it
+    never reads a folder the user did not name); ``--help`` and the README name it DIR."""
+    db = tmp_path / "a.duckdb"
+    code, out, err = one_shot(db, "run")
+    assert (code, out) == (2, "")
+    assert err == "error: Missing argument 'DIR'. (`handledger run -h` shows the usage)\n"
+    assert not db.exists()
+    assert one_shot(db, "run", "--help")[1].splitlines()[0] == (
+        "Usage: handledger run [OPTIONS] DIR")
+
+
+def test_run_reports_then_exits_2_on_a_rejected_file(tmp_path: Path) -> None:
+    """One good PHH file (the five-card draw: Cy takes 34, Ann puts in 6, Bob 14) and one
+    missing its stacks: the good hand is imported and reported, the balances printed, the
+    bad file named on its line, exit 2 (the README's and --help's rule)."""
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "good.phh").write_bytes((DATA / "hands" / "five-card-draw.phh").read_bytes())
+    (folder / "bad.phh").write_text("variant = 'NT'\nplayers = ['A']\nactions = ['x']\n")
+    code, out, err = one_shot(tmp_path / "a.duckdb", "run", str(folder))
+    assert code == 2
+    assert err == f"error: {folder / 'bad.phh'}:1: missing required key 'starting_stacks'\n"
+    assert out.splitlines() == [
+        "imported 1 hand(s) (24 events) from 2 file(s); 0 already in the ledger; 1 rejected",
+        "1 hand(s) replayed: 0 paid differently from the rules, 0 showdown(s) not verifiable",
+        "audit clean: 1 hand(s) in 0 session(s); every chip adds up in the books as stored "
+        "(the hash chain not checked: `handledger verify`)",
+        "player                  net       buy-in     cash-out  hands sessions",
+        "Cy                       20            0            0      1        0",
+        "Ann                      -6            0            0      1        0",
+        "Bob                     -14            0            0      1        0"]
 
 
 def test_run_lists_no_hand_corrected_to_the_rules(tmp_path: Path) -> None:
@@ -64,11 +101,12 @@ def test_run_lists_no_site_hand_paid_its_pots_less_the_rake(tmp_path: Path) -> N
         "1 hand(s) replayed: 0 paid differently from the rules, 0 showdown(s) not verifiable")
 
 
-def test_run_lists_no_voided_hand(tmp_path: Path) -> None:
+def test_run_lists_no_voided_hand_nor_one_of_no_recorded_payouts(tmp_path: Path) -> None:
     """v1 voided after its blinds (Bob 2 and Ann 1 back: net 0 each), v2 folded by Ann to
     Bob's big blind, ended with no payout recorded (Bob +1, Ann -1), both in one JSON-lines
-    file: ``run`` prints v2 (its note: no recorded payouts) and not v1 (every chip went
-    back, as the host meant), as ``replay --problems`` does; ``--all`` prints both."""
+    file: ``run`` prints neither (every chip of v1 went back, as the host meant; v2's
+    payouts were not recorded, the rules' awards count: nothing is disputed), its summary
+    counts none, as ``replay --problems`` (and its JSON) does; ``--all`` prints both."""
     live = tmp_path / "live.duckdb"
     seats = ("--game", "NT", "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")
     for args in (("hand", "start", "--hand", "v1", *seats),
@@ -83,14 +121,17 @@ def test_run_lists_no_voided_hand(tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
     code, out, _ = one_shot(db, "run", str(folder))
     assert code == 0
-    assert [line.split()[1] for line in out.splitlines() if line.startswith("hand ")] == ["v2"]
-    assert "  note: no recorded payouts" in out.splitlines()
-    assert "voided" not in out
+    assert out.splitlines()[:2] == [
+        "imported 2 hand(s) (11 events) from 1 file(s); 0 already in the ledger; 0 rejected",
+        "2 hand(s) replayed: 0 paid differently from the rules, 0 showdown(s) not verifiable"]
+    assert [line for line in out.splitlines() if line.startswith(("hand ", "  note"))] == []
     code, out, _ = one_shot(db, "replay", "--problems")
-    assert code == 0
-    assert [line.split()[1] for line in out.splitlines() if line.startswith("hand ")] == ["v2"]
+    assert (code, out) == (0, "2 hand(s) replayed: 0 paid differently from the rules, "
+                              "0 showdown(s) not verifiable\n")
+    assert one_shot(db, "replay", "--problems", "--json")[:2] == (0, "")
     code, out, _ = one_shot(tmp_path / "b.duckdb", "run", "--all", str(folder))
     assert code == 0
     assert [line.split()[1] for line in out.splitlines() if line.startswith("hand ")] == [
         "v1", "v2"]
     assert "  note: voided: every contribution returned" in out.splitlines()
+    assert "  note: no recorded payouts" in out.splitlines()

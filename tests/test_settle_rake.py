@@ -378,3 +378,23 @@ def test_settle_of_a_session_never_opened_says_to_open_it_before_paying_the_hous
     assert run("pay", "fri", "zed", "rake", "5").exit_code == 0
     assert run("settle").output.splitlines() == [
         "zed pays Ann 95 chips", "1 transfer(s) settle 2 player(s) (5 chips paid already)"]
+
+
+def test_a_clean_audit_says_the_closed_night_still_owes_money(run, night: Path) -> None:  # noqa: ANN001
+    """Closed with no payment recorded, 12.50 USD owed (Bob 7.50, Cy 5.00): the audit finds
+    nothing (the `unsettled` finding is asked for with --unsettled), and its clean line says
+    the night still owes money; once the three transfers are paid, it says nothing of it."""
+    clean = ("audit clean: 2 hand(s) in 1 session(s); every chip adds up in the books as stored "
+             "(the hash chain not checked: `handledger verify`)")
+    out = run("audit", "--session", "night")
+    assert (out.exit_code, out.output) == (0, clean + (
+        "; 1 closed session still owes money (night): `handledger audit --unsettled` names "
+        "who, `handledger settle` who pays whom\n"))
+    assert _session_state(run) == (False, 1250)
+    assert [(kind, who) for kind, who, _ in _settlement_findings(run)] == [
+        ("unsettled", "Bob"), ("unsettled", "Cy")]  # each player who must still pay
+    for payment in (("Bob", "Ann", "7.50"), ("Cy", "Ann", "2.50"), ("Cy", "rake", "2.50")):
+        assert run("pay", "night", *payment).exit_code == 0
+    out = run("audit", "--session", "night")
+    assert (out.exit_code, out.output) == (0, clean + "\n")
+    assert _session_state(run) == (True, 0)

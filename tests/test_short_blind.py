@@ -45,8 +45,8 @@ def test_no_limit_the_others_call_the_full_big_blind(user) -> None:  # noqa: ANN
         "hand h: NT, phase bet, status open",
         "C to act: to call 10, raise to 20..500",
         "current bet 10",
-        "pot 0: 8 (A, B, C, D)",
-        "pot 1: 1 (A, C, D)",
+        "Main pot: 8 (A, B, C, D)",
+        "Side pot 1: 1 (A, C, D)",
         "stacks: A 495 bet 5, B 0 bet 4, C 500, D 500",
         PN,
     ]
@@ -61,8 +61,8 @@ def test_no_limit_the_others_call_the_full_big_blind(user) -> None:  # noqa: ANN
         "10 call; phase deal, next: d db CARDS (3 cards)",
         "hand h: NT, phase deal, status open",
         "phase deal, next: d db CARDS (3 cards)",
-        "pot 0: 16 (A, B, C, D)",
-        "pot 1: 18 (A, C, D)",
+        "Main pot: 16 (A, B, C, D)",
+        "Side pot 1: 18 (A, C, D)",
         "stacks: A 490, B 0, C 490, D 490",  # the round over: its bets are in the pots
         PN,
     ]
@@ -121,7 +121,7 @@ def test_heads_up_the_small_blind_already_covers_the_short_big_blind(user) -> No
     _start(user, "--game", "NT", "--stakes", "5/10", seats="A:500,B:4", button="A")
     assert _table(user, ["state"])[1:] == [
         "phase deal, next: d dh B CARDS (2 cards, ?? for each unseen card); then A",
-        "pot 0: 8 (B, A)",
+        "Main pot: 8 (B, A)",
         "returned: A 1",
         "stacks: B 0, A 496",
         "seats as pN: p1 B, p2 A (p1 sits left of the button: PHH's order, not --seats')",
@@ -131,7 +131,7 @@ def test_heads_up_the_small_blind_already_covers_the_short_big_blind(user) -> No
         "5 cards_dealt; phase deal, next: d db CARDS (3 cards)",
         "hand h: NT, phase deal, status open",
         "phase deal, next: d db CARDS (3 cards)",
-        "pot 0: 8 (B, A)",
+        "Main pot: 8 (B, A)",
         "returned: A 1",
         "stacks: B 0, A 496",  # no round to bet: the pot and A's stack (his 1 back) hold them
         "seats as pN: p1 B, p2 A (p1 sits left of the button: PHH's order, not --seats')",
@@ -156,8 +156,8 @@ def test_fixed_limit_raises_by_the_small_bet_from_the_full_big_blind(user) -> No
         "10 call; phase deal, next: d db CARDS (3 cards)",
         "hand h: FT, phase deal, status open",
         "phase deal, next: d db CARDS (3 cards)",
-        "pot 0: 16 (A, B, C, D)",
-        "pot 1: 48 (A, C, D)",
+        "Main pot: 16 (A, B, C, D)",
+        "Side pot 1: 48 (A, C, D)",
         "stacks: A 480, B 0, C 480, D 480",
         PN,
     ]
@@ -179,8 +179,8 @@ def test_a_big_blind_ante_that_leaves_nothing_for_the_blind(user) -> None:  # no
         "hand h: NT, phase bet, status open",
         "C to act: to call 2, raise to 4..100",
         "current bet 2",
-        "pot 0: 3 (A, B, C)",
-        "pot 1: 1 (A, C)",
+        "Main pot: 3 (A, B, C)",
+        "Side pot 1: 1 (A, C)",
         "stacks: A 99 bet 1, B 0, C 100",
         "seats as pN: p1 A, p2 B, p3 C (p1 sits left of the button: PHH's order, not --seats')",
         "7 call; A to act: to call 1, raise to 4..100",

@@ -38,7 +38,7 @@ def test_a_hand_paid_and_ended_shows_the_stacks_after_the_payout(showdown: Path)
     assert before[-2] == "stacks: Ann 50, Bob 0, Cy 300 (folded)"  # the chips in the middle
     assert table(showdown, "h1", ["pay Ann 300"]).returncode == 0
     paid = _state(showdown)  # not over yet: the 300 paid is in Ann's stack, out of the pot
-    assert paid[2] == "pot 0: 0 of 300, the rest paid out (Ann, Bob)"
+    assert paid[2] == "Main pot: 0 of 300, the rest paid out (Ann, Bob)"
     assert paid[-2] == "stacks: Ann 350, Bob 0, Cy 300 (folded)"
     assert table(showdown, "h1", ["end"]).returncode == 0
     assert _state(showdown) == [

@@ -101,7 +101,7 @@ def test_a_void_the_next_hands_stacks_could_not_follow_is_refused(  # noqa: ANN0
     copy_ledger(h2_on_h1_built, Path(db))  # _opened, h1 (button Ann), h2 on Ann 99, Bob 98
     code, out, err = user("void", "h1", "--reason", "misdeal", "--by", "Dan")
     assert (code, out, err.strip()) == (2, "", f"error: hand h1: {STACKS_SAID}")
-    assert "pot 0: 3 (Bob, Ann)" in user("state", "h1")[1]  # still in play: nothing written
+    assert "Main pot: 3 (Bob, Ann)" in user("state", "h1")[1]  # still in play: nothing written
     code, out, _ = user("void", "h2", "--reason", "misdeal", "--by", "Dan")
     assert (code, out.strip()) == (0, "voided hand h2: returned Ann 2, Bob 1; change in net: Ann "
                                       "+2, "
@@ -206,7 +206,7 @@ def test_an_imported_void_the_next_hands_stacks_could_not_follow_is_refused(  # 
     code, _, err = user("import", str(path))
     assert code == 2
     assert f"error: v.jsonl:{line}, hand h1: {STACKS_SAID}" in err.splitlines()
-    assert "pot 0: 3 (Bob, Ann)" in user("state", "h1")[1]  # nothing written
+    assert "Main pot: 3 (Bob, Ann)" in user("state", "h1")[1]  # nothing written
 
 
 def test_an_imported_void_that_passes_carried_chips_to_no_hand_is_refused(  # noqa: ANN001
@@ -222,7 +222,7 @@ def test_an_imported_void_that_passes_carried_chips_to_no_hand_is_refused(  # no
             "the session's next hand from 0 to 4, and hand h3, the session's next hand, started "
             "without them (RULES.md §3.8, §7.1): the chips would be counted twice or lost; "
             "nothing written") in err.splitlines()
-    assert "pot 0: 7 (Ann, Bob)" in user("state", "h2")[1]
+    assert "Main pot: 7 (Ann, Bob)" in user("state", "h2")[1]
     assert user("audit")[1] == audit  # nothing written
 
 
@@ -241,6 +241,6 @@ def test_an_imported_void_before_the_next_hand_passes_the_chips_to_it(  # noqa: 
     assert user("--db", other, "import", str(first))[0] == 0
     code, _, err = user("--db", other, "import", str(path))
     assert code == 0, err
-    assert "pot 0: 7 (Bob, Ann)" in user("--db", other, "state", "h3")[1]
+    assert "Main pot: 7 (Bob, Ann)" in user("--db", other, "state", "h3")[1]
     audit = user("--db", other, "audit")[1]
     assert "audit: 1 discrepancy in 3 hand(s) in 1 session(s) (in_progress 1)" in audit

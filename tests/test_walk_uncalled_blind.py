@@ -22,7 +22,7 @@ def test_state_and_the_refusal_name_the_pot_and_the_returned_blind_alike(user) -
     _walk(user)
     assert user("act", "w1", "returned Bob 1")[0] == 0
     code, out, _ = user("state", "w1")
-    assert out.splitlines()[2:5] == ["pot 0: 2 (Bob)", "returned: Bob 1",
+    assert out.splitlines()[2:5] == ["Main pot: 2 (Bob)", "returned: Bob 1",
                                      "paid so far: Bob 1 (1 of 3: the pot's 2 and Bob's 1 "
                                      "returned)"]
     assert user("act", "w1", "pay Bob 3") == (

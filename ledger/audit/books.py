@@ -528,8 +528,18 @@ class SeriesFold:
 
     def add(self, hand: HandFacts, *, keep: bool = True) -> HandFacts:
         """Fold one hand (after every session row before it); returns it under series names.
-        ``keep`` False: the series does not keep it in :attr:`Series.hands`."""
+        ``keep`` False: the series does not keep it in :attr:`Series.hands`. A voided hand of
+        no session goes in no book (no session's, not the book of no session)."""
         self._rows_before(hand.position)
+        if hand.session is None and hand.status == "voided":
+            # It moved no chips (README: net) and no session holds it: no book counts it, so
+            # it makes no book of no session, no unit of one, no player of one.
+            if self.aliases:
+                hand = hand.renamed(self.names)
+            if keep:
+                self.hands.append(hand)
+            self._close_through(hand.position)
+            return hand
         seated = self.seated.get(hand.session)
         if seated is None:
             seated = self.seated[hand.session] = set()

@@ -119,8 +119,8 @@ def settlement_each(con: Any, leave_out: frozenset[str] = frozenset()
     """Every session settled in its own unit (:func:`settlement` of each, in ledger order:
     docs/LIVE.md "settle": a payment settles a session between its players, in its money), and the
     number of hands of no session, which are settled in none (no ``pay`` records them, and
-    their money need not be a session's). ``leave_out``: sessions not settled here
-    (:func:`waiting_sessions`).
+    their money need not be a session's), a voided one none of them (it moved no chips).
+    ``leave_out``: sessions not settled here (:func:`waiting_sessions`).
 
     Raises:
         LedgerError: as :func:`settlement` of a session, the message naming the session.
@@ -136,7 +136,8 @@ def settlement_each(con: Any, leave_out: frozenset[str] = frozenset()
             raise LedgerError(str(exc).replace(
                 "cannot settle:", f"cannot settle session {name}:", 1)) from None
         blocks.append((name, transfers, books))
-    (loose,) = con.execute("SELECT count(*) FROM hands WHERE session IS NULL").fetchone()
+    (loose,) = con.execute("SELECT count(*) FROM hands WHERE session IS NULL"
+                           " AND status IS DISTINCT FROM 'voided'").fetchone()
     return blocks, int(loose)
 
 

@@ -60,6 +60,8 @@ class StreamAudit:
     def add(self, facts: HandFacts) -> None:
         """Fold one hand (ledger order) and run the hand checks on it."""
         h = self._fold.add(facts, keep=False)
+        if h.session not in self._fold.books:  # a voided hand of no session: in no book
+            return
         rank = self._rank(h.session)
         for run, check_rank in self._hand_checks:
             found = run(h)

@@ -81,8 +81,10 @@ from ledger.store.duck import duckdb, present_tables
 #: bet, raise or complete as poker does, and a draw waiting for its replacement cards names
 #: them; 27: ``player_nicknames`` leaves out a name ``player unalias`` ended, as
 #: :func:`ledger.audit.books.platform_nicknames` reads it: forces a rebuild; 28: a closed
-#: session's chips carried to no hand are said as carried chips owed by nobody.
-DERIVED_VERSION = "28"
+#: session's chips carried to no hand are said as carried chips owed by nobody; 29: a voided
+#: hand of no session is in no book (no ``session_book`` row of no session, no player row,
+#: no hand counted in ``sessions``, no row in ``player_hand_results``).
+DERIVED_VERSION = "29"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
@@ -107,10 +109,15 @@ _SAME_BOOK = ("{a}.session IS NOT DISTINCT FROM {b}.session AND ({b}.session IS 
               " ({a}.chip_value_minor = {b}.chip_value_minor AND {a}.currency IS NOT DISTINCT"
               " FROM {b}.currency AND {a}.decimals = {b}.decimals))")
 
+#: A row of ``hands`` ``{a}`` that the books count: all but a voided hand of no session,
+#: which moved no chips and belongs to no session's books (README: net).
+_IN_A_BOOK = "({a}.session IS NOT NULL OR {a}.status IS DISTINCT FROM 'voided')"
+
 VIEWS = {
     "sessions": f"""
 SELECT b.session, b.date, b.opened, b.closed, b.chip_value_minor, b.currency, b.decimals,
-    (SELECT count(*) FROM hands h WHERE {_SAME_BOOK.format(a="h", b="b")}) AS hands,
+    (SELECT count(*) FROM hands h WHERE {_SAME_BOOK.format(a="h", b="b")}
+        AND {_IN_A_BOOK.format(a="h")}) AS hands,
     (SELECT count(*) FROM session_players p WHERE {_SAME_BOOK.format(a="p", b="b")})
         AS players,
     (SELECT coalesce(sum(buy_in), 0) FROM session_players p
@@ -130,7 +137,8 @@ SELECT r.session, r.hand_id, r.ord, h.game, h.status, coalesce(n.player, r.playe
     b.currency, b.decimals, coalesce(b.chip_value_minor, 1) AS chip_value_minor
 FROM results r JOIN hands h USING (hand_id)
 LEFT JOIN player_names n ON n.alias = r.player
-LEFT JOIN session_book b ON {_SAME_BOOK.format(a="h", b="b")}""",
+LEFT JOIN session_book b ON {_SAME_BOOK.format(a="h", b="b")}
+WHERE {_IN_A_BOOK.format(a="h")}""",
     "player_session_results": f"""
 SELECT p.session, b.date, p.player, p.hands, p.buy_in, p.rebuys, p.top_ups, p.cash_out,
     p.on_table, p.net, p.rules_net, p.net::HUGEINT * b.chip_value_minor AS net_minor,
@@ -265,6 +273,10 @@ class AuditReport:
     units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict, compare=False)
     session_units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict,
                                                                   compare=False)
+    #: The closed sessions where money is still owed after the payments recorded, in ledger
+    #: order (:func:`ledger.audit.settlement.owed`, as ``session list`` says ``… owed``): a
+    #: session with no payment recorded is no finding unless ``audit --unsettled`` asks.
+    owing: tuple[str, ...] = field(default=(), compare=False)
 
 
 def read_audit(con: Any) -> AuditReport:
@@ -274,14 +286,17 @@ def read_audit(con: Any) -> AuditReport:
     Raises:
         LedgerError: the derived tables cannot be read.
     """
+    from ledger.audit import settlement
+
     try:
         findings = [Finding(*row) for row in con.execute(
             "SELECT d.kind, d.session, d.hand_id, d.player, d.expected, d.actual, d.message"
             " FROM audit_discrepancies d LEFT JOIN (SELECT session, min(ord) AS ord"
             " FROM session_book GROUP BY session) b"
             " ON b.session IS NOT DISTINCT FROM d.session ORDER BY b.ord, d.seq").fetchall()]
-        counts = dict(con.execute(
-            "SELECT session, count(*) FROM hands GROUP BY session").fetchall())
+        counts = dict(con.execute(  # a voided hand of no session: in no book's count
+            f"SELECT session, count(*) FROM hands h WHERE {_IN_A_BOOK.format(a='h')}"
+            " GROUP BY session").fetchall())
         hands = {name: counts.get(name, 0) for (name,) in con.execute(
             "SELECT session FROM session_book ORDER BY ord").fetchall()}
         incomplete = con.execute(
@@ -300,9 +315,13 @@ def read_audit(con: Any) -> AuditReport:
             " WHERE b.session IS NOT NULL AND (b.currency IS NOT NULL OR b.decimals > 0"
             " OR b.chip_value_minor > 1) AND b.session IN (SELECT d.session FROM"
             " audit_discrepancies d WHERE d.hand_id IS NULL)").fetchall()}
+        owed = settlement.owed(con)
+        owing = tuple(name for (name,) in con.execute(
+            "SELECT session FROM session_book WHERE session IS NOT NULL AND closed"
+            " ORDER BY ord").fetchall() if owed.get(name, 0) > 0)
     except duckdb.Error as e:
         raise LedgerError(f"cannot read the derived tables: {e}") from e
-    return AuditReport(findings, hands, [tuple(r) for r in incomplete], units, sessions)
+    return AuditReport(findings, hands, [tuple(r) for r in incomplete], units, sessions, owing)
 
 
 def audit_rows(series: Series, findings: Iterable[Any]) -> dict[str, list[tuple]]:
