@@ -38,7 +38,7 @@ def test_run_help_and_the_readme_say_it() -> None:
 
 def test_run_needs_its_folder(tmp_path: Path) -> None:
     """No folder named: refused in one line naming the argument, exit 2, no ledger made (it
-    never reads a folder the user did not name); ``--help`` and the README name it DIR."""
+    never reads a folder the user did not name); ``--help`` and docs/COMMANDS.md name it DIR."""
     db = tmp_path / "a.duckdb"
     code, out, err = one_shot(db, "run")
     assert (code, out) == (2, "")
@@ -51,7 +51,7 @@ def test_run_needs_its_folder(tmp_path: Path) -> None:
 def test_run_reports_then_exits_2_on_a_rejected_file(tmp_path: Path) -> None:
     """One good PHH file (the five-card draw: Cy takes 34, Ann puts in 6, Bob 14) and one
     missing its stacks: the good hand is imported and reported, the balances printed, the
-    bad file named on its line, exit 2 (the README's and --help's rule)."""
+    bad file named on its line, exit 2 (the rule of docs/COMMANDS.md and --help)."""
     folder = tmp_path / "d"
     folder.mkdir()
     (folder / "good.phh").write_bytes((DATA / "hands" / "five-card-draw.phh").read_bytes())
