@@ -226,11 +226,11 @@ def _of_book(session: str, book: Any, late: Revisions) -> Iterable[tuple[int, La
     position = {h.hand: h.position for h in book.hands}
     voided = {h.hand for h in book.hands if h.status == "voided"}
     for s in book.starts:
-        if s.as_stood and s.revision is not None:
+        if s.as_stood and s.revision is not None and s.expected is not None:
             events.append((position[s.hand], f"hand {s.hand} was dealt", s.revision, s.player,
                            s.expected - s.actual))
     for c in book.cash_outs:
-        if c.as_stood and c.revision is not None:
+        if c.as_stood and c.revision is not None and c.expected is not None:
             events.append((c.position, "the cash-outs", c.revision, c.player,
                            c.expected - c.actual))
     for _, what, revision, player, owed in sorted(events, key=lambda e: e[0]):

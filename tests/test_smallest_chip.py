@@ -65,7 +65,7 @@ def stored(user, hand: str, *where: str) -> list[str]:  # noqa: ANN001
     code, out, _ = user(*where, "sql", "SELECT json_remove(payload, '$.source') FROM events "
                         f"WHERE hand_id = '{hand}' ORDER BY seq", "--json")
     assert code == 0
-    return [next(iter(row.values())) for row in json.loads(out)]
+    return [json.dumps(next(iter(row.values()))) for row in json.loads(out)]  # nested JSON
 
 
 # --------------------------------------------------------------------------------------------

@@ -60,6 +60,14 @@ def folded(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
+def print_alike(name: str, other: str) -> bool:
+    """Whether two different names print alike: one Unicode compatibility composition (NFKC:
+    ``'Café'`` with its é as one code point and as e + U+0301, ``'Ａnn'`` full-width and
+    ``'Ann'``). Names that differ in case (``'Hero'``, ``'HERO'``) read apart."""
+    return name != other and (unicodedata.normalize("NFKC", name)
+                              == unicodedata.normalize("NFKC", other))
+
+
 def spelled(name: str) -> str:
     """``name`` quoted, followed, when it is not plain ASCII, by its characters with every
     other one as its code point, so that two names that print alike read apart:

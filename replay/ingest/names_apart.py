@@ -1,8 +1,12 @@
-"""An imported hand's players held apart from the names the ledger holds, as ``buyin`` and
-``hand start`` hold a new name (README "Names"): a seated name that is not a player of the
-ledger but folds like one (:func:`ledger.model.names.folded`: ``José`` with its é as one
-code point beside ``Jose`` + U+0301, ``Ａnn`` beside ``Ann``, ``bob`` beside ``Bob``) refuses
-its hand, never a second player who prints alike, never merged. The names of the hands and
+"""An imported hand's players held apart from the names the ledger holds (docs/BOOKS.md
+"Names"): a seated name that is not a player of the ledger but prints like one
+(:func:`ledger.model.names.print_alike`: ``José`` with its é as one code point beside
+``Jose`` + U+0301, ``Ａnn`` beside ``Ann``) refuses its hand, never a second player who prints
+alike, never merged. A name that differs from one of the ledger's in case alone (a site's
+``Hero`` beside the books' ``HERO``, one file's ``P1`` beside another's ``p1``) reads apart
+and is kept as the file writes it (the audit names a player with hands and no buy-in;
+``player alias`` joins the two), where ``buyin`` and ``hand start``, typed by the host, refuse
+it as a likely typo. The names of the hands and
 book rows kept before it in the import count as the ledger's (a file's second hand seating
 the other spelling is refused the same way). Two such names seated in one hand are refused
 by :func:`replay.ingest.faults.hand_faults`.
@@ -15,7 +19,7 @@ from typing import Any
 
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
-from ledger.model.names import check_not_look_alike, folded
+from ledger.model.names import check_not_look_alike, folded, print_alike
 
 
 class NamesApart:
@@ -46,7 +50,8 @@ class NamesApart:
             try:  # a book row's names are held by its command's checks (book_rules)
                 for name in names if b.is_hand else ():
                     if name not in self._known:
-                        check_not_look_alike(name, self._folds.get(folded(name), ()),
+                        check_not_look_alike(name, [n for n in self._folds.get(folded(name), ())
+                                                    if print_alike(name, n)],
                                              "player", "a player of the ledger")
             except LedgerError as exc:
                 errors.append(exc.located(file=self._file, line=b.line, hand=b.hand_id))
@@ -70,7 +75,8 @@ def _names(batch: Batch) -> list[str]:
 def any_look_alike(ledger: Any, stored: int) -> bool:
     """Whether a hand appended after position ``stored`` (worker processes' parts,
     :mod:`replay.ingest.parallel`) seats a name that folds like another name the ledger now
-    holds: the one-process import then refuses that hand (:class:`NamesApart`)."""
+    holds and prints like (:func:`ledger.model.names.print_alike`): the one-process import then
+    refuses that hand (:class:`NamesApart`)."""
     from ledger.store.streams import PLAYER_NAMES_SQL, player_names
 
     new = {r[0] for r in ledger.query(PLAYER_NAMES_SQL.format(rows="position > $1"), [stored])
@@ -80,4 +86,4 @@ def any_look_alike(ledger: Any, stored: int) -> bool:
     folds: dict[str, set[str]] = {}
     for name in player_names(ledger) | new:
         folds.setdefault(folded(name), set()).add(name)
-    return any(len(folds[folded(name)]) > 1 for name in new)
+    return any(print_alike(name, other) for name in new for other in folds[folded(name)])
