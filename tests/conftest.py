@@ -31,7 +31,7 @@ SHARED = ROOT.parent / "shared" / "data"
 DATA = ROOT / "data"
 
 
-def _compile_project(config: pytest.Config) -> None:
+def pytest_configure(config: pytest.Config) -> None:
     """Compile the project's modules to bytecode once, before the tests: hundreds of tests run
     ``handledger`` as a new process, and with ``PYTHONDONTWRITEBYTECODE`` set (as on the
     machines the suite runs on) each would compile every module it imports again (about
@@ -43,48 +43,6 @@ def _compile_project(config: pytest.Config) -> None:
 
     for package in ("cli", "engine", "ledger", "replay"):
         compileall.compile_dir(ROOT / package, quiet=1)
-
-
-#: Where the tests' temporary folders go when the machine has a memory file system with room
-#: (Linux's /dev/shm): each command of a test commits to a real DuckDB file, and on a disk
-#: every commit waits for its fsync; in memory it does not. The free room asked for is well
-#: above what the whole suite keeps at once.
-MEMORY_FS = Path("/dev/shm")
-MEMORY_FS_ROOM = 8 << 30
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_configure(config: pytest.Config) -> None:
-    """The run's temporary folders (``--basetemp``, which ``-n 2``'s workers take their own
-    folders under) in a folder of their own on :data:`MEMORY_FS` when it is writable and has
-    :data:`MEMORY_FS_ROOM` free; otherwise pytest's default. A ``--basetemp`` given is kept.
-    The folder is removed when the run ends (:func:`pytest_unconfigure`)."""
-    _compile_project(config)
-    if hasattr(config, "workerinput") or config.option.basetemp:
-        return
-    try:
-        room = os.statvfs(MEMORY_FS)
-    except OSError:
-        return
-    if room.f_bavail * room.f_frsize < MEMORY_FS_ROOM or not os.access(MEMORY_FS, os.W_OK):
-        return
-    import tempfile
-
-    config.option.basetemp = tempfile.mkdtemp(prefix="handledger-tests-", dir=MEMORY_FS)
-    config.stash[_MEMORY_BASETEMP] = config.option.basetemp
-
-
-_MEMORY_BASETEMP = pytest.StashKey[str]()
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """Remove the run's folder on :data:`MEMORY_FS` (memory, not disk: nothing of it is kept
-    for a later look, as pytest keeps its last runs' folders on disk)."""
-    folder = config.stash.get(_MEMORY_BASETEMP, None)
-    if folder:
-        import shutil
-
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
