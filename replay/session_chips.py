@@ -1,6 +1,6 @@
 """What a chip of each session is worth, as the session's events leave it, so that a hand of
 a session reports its session's unit wherever it is read (``replay --json`` as the results
-views and an export do: README "replay --json"), not the unit its ``hand_started``
+views and an export do: docs/COMMANDS.md "replay --json"), not the unit its ``hand_started``
 recorded (plain chips for a hand recorded live)."""
 
 from __future__ import annotations
