@@ -22,14 +22,18 @@ def session_units(ledger: Any) -> dict[str, ChipUnit]:
     ``session_opened`` as its ``session_changed`` events leave it
     (:func:`replay.handview.session_money`; a session of plain chips: ``(1, None, 0)``). A
     session never opened (hands read from files that name it) is not in it: its hands keep
-    their own unit. Reads only."""
+    their own unit. Reads only those two kinds of rows, in one query."""
+    from ledger.model.events import parse_stored
     from replay.handview import session_money
 
-    names = [name for (name,) in ledger.connection.execute(
-        "SELECT DISTINCT stream FROM events WHERE type = 'session_opened'").fetchall()]
+    rows: dict[str, list[Any]] = {}
+    for stream, type_, payload in ledger.connection.execute(
+            "SELECT stream, type, payload FROM events"
+            " WHERE type IN ('session_opened', 'session_changed') ORDER BY position").fetchall():
+        rows.setdefault(stream, []).append(parse_stored(type_, payload))
     out: dict[str, ChipUnit] = {}
-    for stream in names:
-        opened = session_money([r.event for r in ledger.read(stream)])
+    for stream, events in rows.items():
+        opened = session_money(events)
         if opened is not None:
             out[stream.removeprefix(SESSION_PREFIX)] = (
                 opened.chip_value_minor, opened.currency, opened.decimals)

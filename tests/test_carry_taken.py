@@ -162,11 +162,17 @@ def test_an_undo_of_the_carry_the_next_hand_took_names_that_hand(user, h2_starte
     assert _nets(user) == [["Ann", "0"], ["Bob", "0"]]
 
 
-def _odd_chip_k1(user) -> None:  # noqa: ANN001
-    """Session S (Ann, Bob, Cy bought in 100) and its hand k1 with
-    ``odd_chip_tie_order=carry_to_next_hand``: antes 1, blinds 1/2, Cy folds, Ann and Bob
-    check it down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried (the end
-    is seq 24)."""
+#: Hand k1's play to Ann's payout (:func:`odd_chip_k1_started`): Cy folds, Ann and Bob check
+#: it down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried.
+K1_TO_ANN_PAID = [
+    "d dh Ann 2c3d", "d dh Bob 4c5d", "d dh Cy 6c7d", "Cy f", "Ann cc", "Bob cc",
+    "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts", "Ann cc",
+    "Bob cc", "pay Ann 3"]
+
+
+def odd_chip_k1_started(user) -> None:  # noqa: ANN001
+    """Session S (Ann, Bob, Cy bought in 100) and its hand k1 started with
+    ``odd_chip_tie_order=carry_to_next_hand``, antes 1, blinds 1/2, Cy on the button."""
     assert user("session", "open", "S")[0] == 0
     for player in ("Ann", "Bob", "Cy"):
         assert user("buyin", "S", player, "100")[0] == 0
@@ -174,10 +180,13 @@ def _odd_chip_k1(user) -> None:  # noqa: ANN001
                 "1", "--stakes", "1/2", "--button", "Cy", "--split-options",
                 "odd_chip_tie_order=carry_to_next_hand", "--seats",
                 "Ann:100,Bob:100,Cy:100")[0] == 0
-    assert _table(user, "k1", [
-        "d dh Ann 2c3d", "d dh Bob 4c5d", "d dh Cy 6c7d", "Cy f", "Ann cc", "Bob cc",
-        "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts", "Ann cc",
-        "Bob cc", "pay Ann 3", "pay Bob 3", "end"]) == 0
+
+
+def _odd_chip_k1(user) -> None:  # noqa: ANN001
+    """:func:`odd_chip_k1_started` played to its end: Ann 3, Bob 3, 1 carried (the end is
+    seq 24)."""
+    odd_chip_k1_started(user)
+    assert _table(user, "k1", [*K1_TO_ANN_PAID, "pay Bob 3", "end"]) == 0
 
 
 def test_an_undo_of_an_odd_chip_the_next_hand_took_names_that_hand(user) -> None:  # noqa: ANN001

@@ -143,17 +143,10 @@ def test_a_short_end_counts_a_chip_carried_to_the_next_hand_as_no_payout(user) -
     down on a royal flush board: pot 3 + 2 + 2 = 7, Ann 3, Bob 3, 1 carried. With Ann's 3
     paid, `end` says 3 of the 6 chips to pay are paid, not 4 of 7: the carried chip is
     nobody's payout."""
-    assert user("session", "open", "S")[0] == 0
-    for player in ("Ann", "Bob", "Cy"):
-        assert user("buyin", "S", player, "100")[0] == 0
-    assert user("hand", "start", "--hand", "k1", "--session", "S", "--game", "NT", "--antes",
-                "1", "--stakes", "1/2", "--button", "Cy", "--split-options",
-                "odd_chip_tie_order=carry_to_next_hand", "--seats",
-                "Ann:100,Bob:100,Cy:100")[0] == 0
-    lines = ["d dh Ann 2c3d", "d dh Bob 4c5d", "d dh Cy 6c7d", "Cy f", "Ann cc", "Bob cc",
-             "d db AsKsQs", "Ann cc", "Bob cc", "d db Js", "Ann cc", "Bob cc", "d db Ts",
-             "Ann cc", "Bob cc", "pay Ann 3"]
-    assert user("table", "k1", input="\n".join(lines) + "\n")[0] == 0
+    from tests.test_carry_taken import K1_TO_ANN_PAID, odd_chip_k1_started
+
+    odd_chip_k1_started(user)
+    assert user("table", "k1", input="\n".join(K1_TO_ANN_PAID) + "\n")[0] == 0
     # the odd chip is left in the pot for the next deal (RULES.md §2.2, its option §5), not a
     # declare pot nobody is eligible to win (§3.8)
     assert user("state", "k1")[1].splitlines()[3] == (

@@ -23,6 +23,12 @@ from tests.test_carry_taken import CARRY, H1, H2
 
 FOLD = ["d dh Ann ????", "d dh Bob ????", "Bob f", "end"]
 WHY = ("--reason", "wrong ledger", "--by", "host")
+#: What voiding fri's h1 and h2 says of them: each gives Ann back 2 and Bob 1.
+H1_H2_VOIDED = [
+    "voided hand h1: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
+    "Ann -1, Bob +1",
+    "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
+    "Ann -1, Bob +1"]
 #: What voiding fri's h1 and h2 says of h3, dealt on the 102 / 98 h2 left Ann and Bob: it
 #: stands as played, the 2 chips owed in settle.
 H3_AS_PLAYED = [
@@ -352,10 +358,7 @@ def test_void_of_several_hands_warns_of_a_later_hand_once_with_every_void_in(use
     code, out, err = user("void", "h2", "h1", *WHY)
     assert (code, err) == (0, "")
     assert out.splitlines() == [
-        "voided hand h1: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
-        "Ann -1, Bob +1",
-        "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
-        "Ann -1, Bob +1",
+        *H1_H2_VOIDED,
         *H3_AS_PLAYED]
     lines = _balances(user)
     assert [line.split()[1] for line in lines[1:3]] == ["1", "-1"]
@@ -539,10 +542,7 @@ def test_void_of_hands_of_a_session_and_of_none_appends_the_latest_first(user, f
     code, out, err = user("void", draw, "h1", plo, "h2", *WHY)
     assert (code, err) == (0, "")
     assert out.splitlines() == [
-        "voided hand h1: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
-        "Ann -1, Bob +1",
-        "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
-        "Ann -1, Bob +1",
+        *H1_H2_VOIDED,
         f"voided hand {draw}: returned Bob 14, Cy 14, Ann 6; change in net: Bob +14, Cy -20, "
         "Ann +6; by the rules: Bob +14, Cy -20, Ann +6",
         f"voided hand {plo}: returned Ona 460, Pia 180, Quin 460; change in net: Ona +460, "

@@ -116,12 +116,20 @@ def check_seated_apart(players: Sequence[str]) -> None:
     for k, name in enumerate(players):
         same = look_alikes(name, players[:k])
         if same:
-            case = same[0].casefold() == name.casefold()
-            show = repr if case else spelled
             raise MalformedInput(
-                f"{show(same[0])} and {show(name)} are both seated: two players whose names "
-                f"differ only in case{'' if case else ' or in how their letters are encoded'}"
-                " would print alike; nothing of the hand written")
+                f"{both_seated(same[0], name)}; nothing of the hand written")
+
+
+def both_seated(first: str, second: str) -> str:
+    """What is said of two look-alike names seated in one hand (:func:`look_alikes`), in
+    this order: ``'ann' and 'Ann' are both seated: two players whose names differ only in
+    case would print alike``, each name spelled out (:func:`spelled`) when more than its
+    case differs."""
+    case = first.casefold() == second.casefold()
+    show = repr if case else spelled
+    return (f"{show(first)} and {show(second)} are both seated: two players whose names "
+            f"differ only in case{'' if case else ' or in how their letters are encoded'}"
+            " would print alike")
 
 
 def check_hand_id(hand: str) -> str:

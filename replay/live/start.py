@@ -15,6 +15,7 @@ from typing import Any
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import (
+    both_seated,
     check_hand_id,
     check_not_look_alike,
     folded,
@@ -229,12 +230,8 @@ def _seated_alike(name: str, seated: list[str]) -> None:
     """
     same = look_alikes(name, seated)
     if same:
-        case = same[0].casefold() == name.casefold()
-        show = repr if case else spelled
         raise MalformedInput(
-            f"--seats: {show(name)} and {show(same[0])} are both seated: two players whose "
-            f"names differ only in case{'' if case else ' or in how their letters are encoded'}"
-            " would print alike; give each player a name of his own")
+            f"--seats: {both_seated(name, same[0])}; give each player a name of his own")
 
 
 def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
