@@ -16,7 +16,12 @@ interpreter's teardown.
 pydantic looks for plugins (the entry points of every installed distribution) as it builds its
 first validator, about 10 ms of every live action; handledger uses none, so the search is
 skipped (``PYDANTIC_DISABLE_PLUGINS=__all__``) unless the variable is set already (empty:
-every plugin is loaded, as pydantic's own default).
+every plugin is loaded, as pydantic's own default). Its plugin loader imports
+``importlib.metadata`` even when every plugin is off, which brings in ``email``, ``socket`` and
+``zipfile``: another 10-15 ms of CPU (more on a busy machine, where the files are read) for a
+search that answers "none". With every plugin off, the loader is given as a module whose
+``get_plugins`` answers that at once (:func:`_no_plugin_search`), which is what pydantic's
+own loader returns in that case.
 
 A Ctrl-C that lands where Python cannot raise it (in a callback of compiled code, such as
 pydantic-core compiling a field's pattern, or a finaliser) would be printed as "Exception
@@ -63,6 +68,23 @@ def _never_fail_to_show() -> None:
             stream.reconfigure(errors="replace")
 
 
+def _no_plugin_search() -> None:
+    """pydantic's plugin loader (``pydantic.plugin._loader``) replaced, before pydantic is
+    imported, by a module whose ``get_plugins()`` returns ``()``: the loader's own answer when
+    ``PYDANTIC_DISABLE_PLUGINS`` is ``__all__``, ``1`` or ``true``, without its import of
+    ``importlib.metadata`` (module doc). Any other value of the variable (plugins wanted) and
+    a loader already imported are left as they are."""
+    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") not in ("__all__", "1", "true"):
+        return
+    if "pydantic.plugin._loader" in sys.modules:
+        return
+    import types
+
+    loader = types.ModuleType("pydantic.plugin._loader", "pydantic's plugin loader, off")
+    loader.get_plugins = tuple  # type: ignore[attr-defined]  # called with no argument: ()
+    sys.modules["pydantic.plugin._loader"] = loader
+
+
 def main() -> None:
     """Hand the command to a running ``handledger serve`` (:mod:`cli.served`), or load
     :mod:`cli.main` and run it here (:func:`cli.main.main` gives the exit statuses)."""
@@ -72,6 +94,7 @@ def main() -> None:
         sys.exit(2)
     _never_fail_to_show()
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    _no_plugin_search()
     sys.unraisablehook = _lost_interrupt
     try:  # Ctrl-C before forward() passes it on (importing the socket module, say)
         from cli.served import forward

@@ -226,3 +226,44 @@ def test_one_action_restores_the_collector_unless_the_process_ends_with_it(
         assert not gc.isenabled() and duck._ENDING == [os.getpid()]
     finally:
         gc.enable()
+
+
+def _entry_modules(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str,
+                                                                                set[str]]:
+    """Exit status, standard output and every module imported, of the console script's own
+    entry (:func:`cli.entry.main`, which ends the process at once: the modules are read from
+    Python's ``-X importtime`` lines)."""
+    import os
+
+    code = ("import sys\nsys.argv = ['handledger', *sys.argv[1:]]\n"
+            "from cli.entry import main\nmain()\n")
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", code, *args],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+    modules = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+               if line.startswith("import time:") and "|" in line}
+    return done.returncode, done.stdout, modules
+
+
+@pytest.mark.parametrize("command", [["act", "h1", "d dh Ann AsKs"], ["state", "h1"]])
+def test_a_live_action_does_not_search_for_pydantic_plugins(tmp_path: Path,
+                                                            command: list[str]) -> None:
+    # pydantic's plugin loader imports importlib.metadata (and with it email, socket, zipfile)
+    # even with every plugin off; the console script answers "no plugins" without it
+    db = tmp_path / "live.duckdb"
+    start = ["--db", str(db), "hand", "start", "--hand", "h1", "--game", "NT", "--stakes",
+             "1/2", "--seats", "Ann:200,Bob:150", "--button", "Bob"]
+    env = {"PYDANTIC_DISABLE_PLUGINS": "__all__"}
+    assert _entry_modules(start, env)[:2] == (0, "h1\n")
+    code, out, modules = _entry_modules(["--db", str(db), *command], env)
+    assert code == 0 and out.split()[0] in {"4", "hand"}, out
+    assert not {"importlib.metadata", "email", "zipfile"} & modules
+
+
+def test_plugins_wanted_keep_pydantic_s_own_loader(tmp_path: Path) -> None:
+    # a user who set the variable to keep some plugins gets pydantic's search as ever
+    db = tmp_path / "live.duckdb"
+    start = ["--db", str(db), "hand", "start", "--hand", "h1", "--game", "NT", "--stakes",
+             "1/2", "--seats", "Ann:200,Bob:150", "--button", "Bob"]
+    code, out, modules = _entry_modules(start, {"PYDANTIC_DISABLE_PLUGINS": "logfire"})
+    assert (code, out) == (0, "h1\n") and "importlib.metadata" in modules
