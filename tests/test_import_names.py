@@ -231,3 +231,47 @@ def test_a_phh_player_named_as_another_seats_label_is_that_seat(tmp_path: Path) 
            "0 rejected\n")
     body = json.loads(handledger(db, "replay", "--hand", "PokerStars-42875758685", "--json")[1])
     assert body["net"]["p1"] == -10
+
+
+LONG = "You need a very long name, friend"  # 33 characters
+LONG_SAID = (f"player name {LONG[:32]!r}… is 33 characters long: a name is "
+             "at most 32 characters, so that every table prints it whole (a PokerStars name is "
+             "at most 15); give a shorter name")
+
+
+def test_an_imported_name_longer_than_32_characters_is_refused(run, db: str,  # noqa: ANN001
+                                                               tmp_path: Path) -> None:
+    """A name of 100,000 characters was imported and printed whole in every table. A PHH hand
+    seating a name of 33 characters is refused naming the file, the line and the hand, the
+    file's other hand going in; a JSON-lines buy-in row or a PokerNow log naming one refuses
+    the file (its book), naming the line; a name of 32 characters goes in."""
+    long_hand = tmp_path / "long.phh"
+    long_hand.write_text(SEAT_NAMED_AS_LABEL.replace("'p1'", f"'{LONG}'"), encoding="utf-8")
+    fits = tmp_path / "fits.phh"
+    fits.write_text(SEAT_NAMED_AS_LABEL.replace("'p1'", f"'{LONG[:32]}'").replace(
+        "hand = 1", "hand = 3"), encoding="utf-8")
+    out = run("import", str(long_hand), str(fits))
+    assert (out.exit_code, out.output.splitlines()) == (2, [
+        f"error: {long_hand}:1, hand Home-1: {LONG_SAID}",
+        "imported 1 hand(s) (8 events) from 2 file(s); 0 already in the ledger; 1 rejected"])
+    assert {stream for stream, _, _ in rows(Path(db))} == {"Home-3"}
+    book = tmp_path / "s.jsonl"
+    book.write_text(
+        '{"session":"s","seq":1,"event":{"chip_value_minor":1,"currency":null,'
+        '"date":"2026-11-27","decimals":0,"schema_version":1,"session":"s","source":{},'
+        '"type":"session_opened"}}\n'
+        f'{{"session":"s","seq":2,"event":{{"chips":10,"kind":"buy_in","player":"{LONG}",'
+        '"schema_version":1,"type":"buy_in"}}\n', encoding="utf-8")
+    out = run("import", str(book))
+    assert (out.exit_code, out.output.splitlines()[0]) == (2, (
+        f"error: {book}:2, session s: its buy_in at seq 2 ({LONG[:32]}…, 10 chips, buy_in): "
+        f"{LONG_SAID}; nothing of the file was written"))
+    log = (SHARED / "pokernow" / "charlestudor_Input_Log_001.csv").read_text(encoding="utf-8")
+    path = tmp_path / "long.csv"
+    path.write_text(log.replace("TA @", f"{LONG} @"), encoding="utf-8")
+    out = run("import", str(path))
+    assert (out.exit_code, out.output.splitlines()[0]) == (2, (
+        f"error: {path}:59, session long, action 'The player \"{LONG} @ gE4aE_Yhc3\" requested "
+        f"a seat.': {LONG_SAID}; a line of the session's book is refused, so nothing of the "
+        "file was written (correct the line and import the file again)"))
+    assert {stream for stream, _, _ in rows(Path(db))} == {"Home-3"}
