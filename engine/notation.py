@@ -33,11 +33,22 @@ _SEAT_RE = re.compile(r"^p([1-9][0-9]*)$")
 _Made = ev.HandEvent | None
 
 
-def player_name(state: HandState, token: str) -> str:
-    """Resolve ``pN`` (seat order, 1-based) or a player's name."""
+def player_name(state: HandState, token: str, *, labels_first: bool = False) -> str:
+    """Resolve ``pN`` (seat order, 1-based) or a player's name: the name first, as at the table
+    (where no player may be named ``pN``, :func:`ledger.model.names.check_seat_name`); with
+    ``labels_first`` (a hand file's actions, FORMATS.md §1: ``pN`` is always seat N, whatever
+    ``players`` names the seats, so ``players = ['Ann', 'p1']`` names seat 2 ``p1`` and
+    ``p1`` in an action is Ann) a label of a seat of the hand first.
+
+    Raises:
+        IllegalAction: neither a seat's label nor a player's name, with the names it likely
+            meant.
+    """
+    m = _SEAT_RE.match(token)
+    if labels_first and m and int(m.group(1)) <= len(state.players):
+        return state.players[int(m.group(1)) - 1]
     if token in state.stacks:
         return token
-    m = _SEAT_RE.match(token)
     if m and int(m.group(1)) <= len(state.players):
         return state.players[int(m.group(1)) - 1]
     raise IllegalAction(unknown_player(token, state.players), hand=state.hand)
@@ -97,8 +108,10 @@ def _cards(text: str) -> list[str]:
         raise IllegalAction(str(exc)) from None
 
 
-def to_event(state: HandState, text: str, *, decimals: int | None = None) -> ev.HandEvent:
-    """The event that PHH action ``text`` means in ``state`` (see module doc)."""
+def to_event(state: HandState, text: str, *, decimals: int | None = None,
+             labels_first: bool = False) -> ev.HandEvent:
+    """The event that PHH action ``text`` means in ``state`` (see module doc); its player as
+    :func:`player_name` resolves him (``labels_first``: a hand file's action)."""
     if decimals is None:
         decimals = state.started.unit.decimals
     body = text.split(" #", 1)[0].strip()
@@ -106,10 +119,10 @@ def to_event(state: HandState, text: str, *, decimals: int | None = None) -> ev.
     if not parts:
         raise IllegalAction("empty action")
     if parts[0] == "d":
-        return _dealer(state, parts, text)
+        return _dealer(state, parts, text, labels_first)
     if len(parts) < 2:
         raise IllegalAction(f"{quoted(text)} is not an action")
-    player = player_name(state, parts[0])
+    player = player_name(state, parts[0], labels_first=labels_first)
     verb, args = parts[1], parts[2:]
     make = _PLAYER_VERBS.get(verb)
     event = make(state, player, args, decimals) if make else None
@@ -189,9 +202,11 @@ _PLAYER_VERBS = {
 }
 
 
-def _dealer(state: HandState, parts: list[str], text: str) -> ev.CardsDealt | ev.RunCount:
+def _dealer(state: HandState, parts: list[str], text: str,
+            labels_first: bool) -> ev.CardsDealt | ev.RunCount:
     if len(parts) == 4 and parts[1] == "dh":
-        return ev.CardsDealt(player=player_name(state, parts[2]), cards=_cards(parts[3]))
+        player = player_name(state, parts[2], labels_first=labels_first)
+        return ev.CardsDealt(player=player, cards=_cards(parts[3]))
     if len(parts) == 3 and parts[1] == "rc":
         if parts[2] not in ("1", "2", "3", "4"):
             raise IllegalAction(f"{quoted(text)}: the board is run 1 to 4 times")

@@ -117,7 +117,8 @@ def phh_fold(hand: Any) -> tuple[list[Any], HandState]:
         try:
             event = texts.get(action.text)
             if event is None:  # not met before, or not a fixed text: made in this state
-                event = shared(to_event(state, action.text, decimals=started.unit.decimals))
+                event = shared(to_event(state, action.text, decimals=started.unit.decimals,
+                                        labels_first=True))  # pN is seat N (FORMATS.md §1)
                 if _fixed(event):
                     _remember(texts, action.text, event)
             state.apply(event)

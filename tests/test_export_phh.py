@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from pathlib import Path
 
 import duckdb
 from click.testing import CliRunner
@@ -242,3 +243,66 @@ def test_the_export_of_a_hand_whose_start_was_corrected_is_that_hand(user, tmp_p
         f"error: {other}:1, hand a1: a different hand a1 is already in the ledger: as its "
         "corrections make it, its event 1, hand_started, has seats[0].stack 130 here, 120 in "
         "the ledger; a change to a stored hand is a correction (`handledger correct a1 ...`)\n")
+
+
+def test_a_hand_recorded_again_exports_its_link_as_our_extension_key(user, tmp_path) -> None:  # noqa: ANN001
+    """n1 (Ann 200 on the button, Bob 150; blinds 1/2 of a 0.25 USD chip), voided, is recorded
+    again as n2, where Ann folds her small blind: Bob +1, Ann -1. The PHH export writes n2's
+    link to n1 as ``_again_of`` (FORMATS.md §1: a key of ours starts with ``_``; it wrote a
+    top-level ``again_of``, no PHH key). A fresh ledger with the same books imports it back to
+    the same hand (its start names n1 again), the same nets and the same audit, and exports
+    the same text; a file giving both keys is refused at its line, nothing written."""
+    def night(db: str) -> None:
+        for args in (("session", "open", "s", "--date", "2026-11-27", "--chip-value", "0.25",
+                      "--currency", "USD"), ("buyin", "s", "Ann", "200"),
+                     ("buyin", "s", "Bob", "150")):
+            assert user("--db", db, *args)[0] == 0, args
+
+    first, fresh = str(tmp_path / "t.duckdb"), str(tmp_path / "fresh.duckdb")
+    night(first)
+    assert user("hand", "start", "--session", "s", "--hand", "n1", "--game", "NT", "--stakes",
+                "1/2", "--seats", "Ann:200,Bob:150", "--button", "Ann")[0] == 0
+    assert user("void", "n1", "--reason", "misdeal", "--by", "host")[0] == 0
+    assert user("hand", "again", "n1", "--session", "s", "--hand", "n2") == (0, "n2\n", "")
+    assert user("table", "n2", input="d dh Bob ????\nd dh Ann ????\nAnn f\npay Bob 3\nend\n"
+                )[0] == 0
+    out = tmp_path / "n2.phh"
+    assert user("export", "--format", "phh", "-o", str(out), "n2") == (0, f"wrote {out}\n", "")
+    assert out.read_text(encoding="utf-8") == (
+        "variant = 'NT'\nantes = [0.00, 0.00]\nblinds_or_straddles = [0.25, 0.50]\n"
+        "min_bet = 0.50\nstarting_stacks = [37.50, 50.00]\nactions = [\n  'd dh p1 ????',\n"
+        "  'd dh p2 ????',\n  'p2 f',\n]\nplayers = ['Bob', 'Ann']\n"
+        "winnings = [0.75, 0.00]\ncurrency = 'USD'\n_again_of = 'n1'\n"
+        "_chip = { minor_per_chip = 25 }\n_split = { odd_chip_between_halves = 'high', "
+        "odd_chip_tie_order = 'left_of_button' }\n_hand_id = 'n2'\n_session = 's'\n")
+    night(fresh)
+    assert user("--db", fresh, "import", str(out)) == (
+        0, "imported 1 hand(s) (8 events) from 1 file(s); 0 already in the ledger; "
+           "0 rejected\n", "")
+    link = ("sql", "SELECT hand_id, payload->'source'->>'again_of' AS again_of FROM events "
+            "WHERE type = 'hand_started' AND hand_id = 'n2'", "--json")
+    assert json.loads(user("--db", fresh, *link)[1]) == [{"hand_id": "n2", "again_of": "n1"}]
+    assert json.loads(user(*link)[1]) == [{"hand_id": "n2", "again_of": "n1"}]
+    assert user("--db", fresh, "export", "--format", "phh", "n2")[1] == user(
+        "export", "--format", "phh", "n2")[1]
+    for args in (("balances",), ("replay", "--hand", "n2", "--json")):
+        assert user("--db", fresh, *args)[1] == user(*args)[1], args
+    assert user("balances")[1] == (
+        "player                  net       buy-in     cash-out  hands sessions\n"
+        "Bob                       1          150            0      1        1\n"
+        "Ann                      -1          200            0      1        1\n")
+    # the same audit but for the voided n1, which PHH leaves out (it counts for nothing)
+    clean = ("audit clean: {} hand(s) in 1 session(s); every chip adds up in the books as "
+             "stored (the hash chain not checked: `handledger verify`)\n")
+    assert user("audit") == (0, clean.format(2), "")
+    assert user("--db", fresh, "audit") == (0, clean.format(1), "")
+    both = tmp_path / "both.phh"
+    both.write_text(out.read_text(encoding="utf-8").replace(
+        "_again_of = 'n1'\n", "again_of = 'n0'\n_again_of = 'n1'\n"), encoding="utf-8")
+    other = str(tmp_path / "other.duckdb")
+    assert user("--db", other, "import", str(both)) == (2, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n"),
+        f"error: {both}:14, hand n2: again_of and _again_of are both given: the voided hand "
+        "this hand records again is _again_of (a key of ours starts with _, FORMATS.md §1); "
+        "leave out again_of\n")
+    assert not Path(other).exists()

@@ -162,3 +162,116 @@ def test_pokerstars_hands_seating_a_name_of_the_books_in_other_case_are_imported
            "0 rejected\n", "")
     players = {line.split()[0] for line in handledger(db, "balances")[1].splitlines()[1:]}
     assert {"HERO", "Hero"} <= players
+
+
+SEAT_NAMED_AS_LABEL = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'p2 f']
+players = ['Ann', 'p1']
+winnings = [3, 0]
+hand = 1
+venue = 'Home'
+"""
+
+LABELS_SWAPPED = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100]
+actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'd dh p3 7c2d', 'p3 f', 'p1 cbr 10', 'p2 cc',
+  'd db 2s3d9c', 'p1 cc', 'p2 cc', 'd db Tc', 'p1 cc', 'p2 cc', 'd db 4h', 'p1 cc', 'p2 cc',
+  'p1 sm AsAh', 'p2 sm KsKh']
+players = ['p2', 'p1', 'Cy']
+winnings = [20, 0, 0]
+hand = 2
+venue = 'Home'
+"""
+
+
+def test_a_phh_player_named_as_another_seats_label_is_that_seat(tmp_path: Path) -> None:
+    """FORMATS.md §1: an action's ``pN`` is seat N; ``players`` only names the seats, so a
+    seat may be named ``p1`` though it is seat 2. The import read ``p1`` as the player so
+    named first: Home-1 (``players = ['Ann', 'p1']``) was refused at its second deal ("p1
+    already has cards for this street"), and Home-2 (seat 1 named ``p2``, seat 2 ``p1``) out
+    of turn. Checked by hand: heads-up seat 2, ``p1``, is the button and folds his small blind
+    1 to Ann's big blind: Ann +1, p1 -1. In Home-2 Cy folds; seat 1 (``p2``, small blind)
+    raises to 10 with AsAh and seat 2 (``p1``, big blind) calls with KsKh, checked down to
+    2s3d9c Tc 4h: aces win the pot of 20, p2 +10, p1 -10, Cy 0. The export writes the same
+    labels back. A PokerStars hand's seats are such labels too."""
+    from tests.console_run import handledger
+
+    db = tmp_path / "r.duckdb"
+    one, two = tmp_path / "one.phh", tmp_path / "two.phh"
+    one.write_text(SEAT_NAMED_AS_LABEL, encoding="utf-8")
+    two.write_text(LABELS_SWAPPED, encoding="utf-8")
+    assert handledger(db, "import", str(one), str(two)) == (
+        0, "imported 2 hand(s) (30 events) from 2 file(s); 0 already in the ledger; "
+           "0 rejected\n", "")
+    for hand, net, recorded in (("Home-1", {"Ann": 1, "p1": -1}, {"Ann": 3}),
+                                ("Home-2", {"p2": 10, "p1": -10, "Cy": 0}, {"p2": 20})):
+        body = json.loads(handledger(db, "replay", "--hand", hand, "--json")[1])
+        assert (body["net"], body["recorded"], body["discrepancies"]) == (net, recorded, [])
+    shown = handledger(db, "show", "Home-2")[1].splitlines()
+    assert [" ".join(line.split()[:5]) for line in shown[3:6]] == [
+        "4 d dh p2 AsAh", "5 d dh p1 KsKh", "6 d dh Cy 7c2d"]
+    text = handledger(db, "export", "--format", "phh", "Home-1")[1]
+    assert ("actions = [\n  'd dh p1 ????',\n  'd dh p2 ????',\n  'p2 f',\n]\n"
+            "players = ['Ann', 'p1']\n") in text
+    # a PokerStars hand is read through the same labels: Player1, its big blind (seat 2 from
+    # the button's left), renamed p1, folds his 0.10 (10 cents) to Hero's raise
+    stars = tmp_path / "stars.txt"
+    stars.write_text((SHARED / "text" / "Stars-cash-NLHE-FR-USD-0.05-0.10-201004."
+                      "allinWithAmtReturned.txt").read_text(encoding="utf-8").replace(
+        "Player1", "p1"), encoding="utf-8")
+    assert handledger(db, "import", str(stars))[:2] == (
+        0, "imported 1 hand(s) (23 events) from 1 file(s); 0 already in the ledger; "
+           "0 rejected\n")
+    body = json.loads(handledger(db, "replay", "--hand", "PokerStars-42875758685", "--json")[1])
+    assert body["net"]["p1"] == -10
+
+
+LONG = "You need a very long name, friend"  # 33 characters
+LONG_SAID = (f"player name {LONG[:32]!r}… is 33 characters long: a name is "
+             "at most 32 characters, so that every table prints it whole (a PokerStars name is "
+             "at most 15); give a shorter name")
+
+
+def test_an_imported_name_longer_than_32_characters_is_refused(run, db: str,  # noqa: ANN001
+                                                               tmp_path: Path) -> None:
+    """A name of 100,000 characters was imported and printed whole in every table. A PHH hand
+    seating a name of 33 characters is refused naming the file, the line and the hand, the
+    file's other hand going in; a JSON-lines buy-in row or a PokerNow log naming one refuses
+    the file (its book), naming the line; a name of 32 characters goes in."""
+    long_hand = tmp_path / "long.phh"
+    long_hand.write_text(SEAT_NAMED_AS_LABEL.replace("'p1'", f"'{LONG}'"), encoding="utf-8")
+    fits = tmp_path / "fits.phh"
+    fits.write_text(SEAT_NAMED_AS_LABEL.replace("'p1'", f"'{LONG[:32]}'").replace(
+        "hand = 1", "hand = 3"), encoding="utf-8")
+    out = run("import", str(long_hand), str(fits))
+    assert (out.exit_code, out.output.splitlines()) == (2, [
+        f"error: {long_hand}:1, hand Home-1: {LONG_SAID}",
+        "imported 1 hand(s) (8 events) from 2 file(s); 0 already in the ledger; 1 rejected"])
+    assert {stream for stream, _, _ in rows(Path(db))} == {"Home-3"}
+    book = tmp_path / "s.jsonl"
+    book.write_text(
+        '{"session":"s","seq":1,"event":{"chip_value_minor":1,"currency":null,'
+        '"date":"2026-11-27","decimals":0,"schema_version":1,"session":"s","source":{},'
+        '"type":"session_opened"}}\n'
+        f'{{"session":"s","seq":2,"event":{{"chips":10,"kind":"buy_in","player":"{LONG}",'
+        '"schema_version":1,"type":"buy_in"}}\n', encoding="utf-8")
+    out = run("import", str(book))
+    assert (out.exit_code, out.output.splitlines()[0]) == (2, (
+        f"error: {book}:2, session s: its buy_in at seq 2 ({LONG[:32]}…, 10 chips, buy_in): "
+        f"{LONG_SAID}; nothing of the file was written"))
+    log = (SHARED / "pokernow" / "charlestudor_Input_Log_001.csv").read_text(encoding="utf-8")
+    path = tmp_path / "long.csv"
+    path.write_text(log.replace("TA @", f"{LONG} @"), encoding="utf-8")
+    out = run("import", str(path))
+    assert (out.exit_code, out.output.splitlines()[0]) == (2, (
+        f"error: {path}:59, session long, action 'The player \"{LONG} @ gE4aE_Yhc3\" requested "
+        f"a seat.': {LONG_SAID}; a line of the session's book is refused, so nothing of the "
+        "file was written (correct the line and import the file again)"))
+    assert {stream for stream, _, _ in rows(Path(db))} == {"Home-3"}

@@ -30,6 +30,33 @@ def check_name(name: str, what: str = "player") -> str:
     return _one_printable_line(name, f"{what} name", "a name")
 
 
+#: The longest player or session name a command or an import takes, in characters (Unicode
+#: code points). A name is printed whole in every table (``balances``, ``standings``,
+#: ``settle``, ``state``) and line: PokerStars takes names of at most 15 characters, the longest
+#: name of the PHH dataset's hands here is 19 (``'Mikita Badziakouski'``) and a PokerNow log's
+#: 14; 32 leaves room for any full name and keeps a ``balances`` row within 80 columns.
+MAX_NAME_LENGTH = 32
+
+
+def check_name_length(name: str, what: str = "player", where: str | None = None) -> str:
+    """``name`` unchanged when it has at most :data:`MAX_NAME_LENGTH` characters; ``what``
+    says whose (``"player"``, ``"session"``), ``where`` (``"buyin s"``, ``"--seats"``), when
+    given, starts the refusal. Checked for a new name a command gives (:func:`check_new_name`)
+    and a name an import stores, never where a name of the ledger is looked up, so that a
+    longer name stored before is still named.
+
+    Raises:
+        MalformedInput: a longer name, its first characters shown and its length said.
+    """
+    if len(name) > MAX_NAME_LENGTH:
+        raise MalformedInput(
+            ("" if where is None else f"{where}: ") +
+            f"{what} name {name[:MAX_NAME_LENGTH]!r}… is {len(name):,} characters long: a "
+            f"name is at most {MAX_NAME_LENGTH} characters, so that every table prints it "
+            "whole (a PokerStars name is at most 15); give a shorter name")
+    return name
+
+
 def check_new_name(name: str, what: str = "player") -> str:
     """``name`` unchanged when a command may give it as a new name (``buyin``, ``hand start
     --seats``, ``session open``, ``player alias NAME``): what :func:`check_name` takes and
@@ -38,9 +65,11 @@ def check_new_name(name: str, what: str = "player") -> str:
     with :func:`check_name` only, so that it can still be named (``player alias Cy -- -Cy``).
 
     Raises:
-        MalformedInput: what :func:`check_name` refuses, or a first ``-``.
+        MalformedInput: what :func:`check_name` refuses, a first ``-``, or more than
+            :data:`MAX_NAME_LENGTH` characters (:func:`check_name_length`).
     """
     check_name(name, what)
+    check_name_length(name, what)
     if name.startswith("-"):
         raise MalformedInput(f"{what} name {name!r} starts with '-': a command would read it "
                              "as an option; give another name")

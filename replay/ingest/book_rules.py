@@ -130,13 +130,16 @@ def _first_in(reads: Any, owed: _Owed, session: str, rows: list[tuple[Any, ...]]
 
 
 def _said(e: Any, seq: int, state: Any) -> str:
-    """The row as a refusal names it: ``its payment at seq 28 (Erin pays Alice 179.00 USD)``."""
+    """The row as a refusal names it: ``its payment at seq 28 (Erin pays Alice 179.00 USD)``,
+    a player's name longer than a name may be cut there (its refusal says so)."""
+    from ledger.model.names import MAX_NAME_LENGTH
     from replay.sessions.payments import party
 
     if e.type == "payment":
         what = f"{party(e.payer)} pays {party(e.payee)} {state.money(e.amount_minor)}"
     else:
-        what = f"{e.player}, {e.chips} chips" + (f", {e.kind}" if e.type == "buy_in" else "")
+        cut = e.player[:MAX_NAME_LENGTH] + "…" if len(e.player) > MAX_NAME_LENGTH else e.player
+        what = f"{cut}, {e.chips} chips" + (f", {e.kind}" if e.type == "buy_in" else "")
     return f"its {e.type} at seq {seq} ({what})"
 
 

@@ -13,7 +13,12 @@ from typing import Any
 from engine.settle import settle
 from ledger.model.carry_rules import carry_sections
 from ledger.model.errors import LedgerError, MalformedInput, StoredFinding
-from ledger.model.names import check_hand_id, check_name, check_seated_apart
+from ledger.model.names import (
+    check_hand_id,
+    check_name,
+    check_name_length,
+    check_seated_apart,
+)
 from replay.carry import may_carry, may_pass_on
 from replay.compare import carried_on, returned_beyond, returned_words
 from replay.ingest.paid import paid_finding
@@ -66,6 +71,7 @@ def _faults(events: list[Any], state: Any, *, file: str | None, line: int | None
         check_hand_id(hand)
         for seat in events[0].seats:  # a name as a command takes it (README: names)
             check_name(seat.player)
+            check_name_length(seat.player)
         check_seated_apart([seat.player for seat in events[0].seats])
     except LedgerError as exc:
         return exc.located(file=file, line=line, hand=hand), None

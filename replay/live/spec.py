@@ -22,7 +22,7 @@ from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.errors import MalformedInput
 from ledger.model.money import within_bound
-from ledger.model.names import check_seat_name
+from ledger.model.names import check_name_length, check_seat_name
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,7 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
         name, sep, stack = item.rpartition(":")
         if not sep or not name.strip() or not stack.strip().lstrip("-").isdigit():
             raise MalformedInput(f"--seats: {item.strip()!r} is not NAME:STACK")
+        check_name_length(name, where="--seats")  # before a line prints it
         if name != name.strip():  # a name is taken as typed, never stripped (README)
             raise MalformedInput(
                 f"--seats: player name {name!r} has leading or trailing whitespace: names are "

@@ -13,6 +13,7 @@ from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.names import (
     aliases_in_force,
     check_name,
+    check_name_length,
     check_new_name,
     check_not_look_alike,
     check_not_the_house,
@@ -79,6 +80,7 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     if not known:  # a new name: one a command line can give back, printing like no other
         check_not_look_alike(name, names - theirs - {other}, "player",
                              "a player of the ledger")
+        check_name_length(name, where="player alias")  # before a line prints it
         check_new_name(name)
         check_not_the_house(name)
     if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):

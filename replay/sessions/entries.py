@@ -10,7 +10,14 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
-from ledger.model.names import check_name, check_seat_name, likely_meant, look_alikes, spelled
+from ledger.model.names import (
+    check_name,
+    check_name_length,
+    check_seat_name,
+    likely_meant,
+    look_alikes,
+    spelled,
+)
 from ledger.model.shell import shell_arg
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hands_seating, seated_in
@@ -86,6 +93,7 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
     seated = seated_in(ledger, session)
     books = in_books(ledger, session, state, seated=seated, names=names)
     if player not in books:  # his name first given here
+        check_name_length(player, where=f"buyin {session}")  # before a line prints it
         new_player(ledger, session, state, player, f"buyin {session} {player}",
                    seated=seated, names=names)
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)

@@ -11,7 +11,7 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.money import check_currency, format_money
-from ledger.model.names import check_name, check_new_name
+from ledger.model.names import check_name, check_name_length, check_new_name
 from ledger.model.shell import shell_arg
 from ledger.store.intact import require_intact
 from ledger.store.proven import prove_before_writing
@@ -100,6 +100,7 @@ def session_opening(name: str, *, day: str | None, chip_value: str, currency: st
             value (:func:`chip_value_written`) or currency
             (:func:`ledger.model.money.check_currency`).
     """
+    check_name_length(name, "session", where="session open")  # before a line prints it
     check_new_name(name, "session")
     check_currency(currency)
     try:

@@ -30,6 +30,11 @@ _NUMBER_RE = re.compile(r"-?[0-9]+(?:\.[0-9]+)?\Z")  # ASCII digits (FORMATS.md 
 MAX_DECIMALS = 6
 #: ``HandStarted.source`` keys the reader sets itself; every other source key is PHH metadata.
 RESERVED_SOURCE_KEYS = ("file", "section", "line", "source_key")
+#: The PHH key of a hand ``hand again`` recorded: the voided hand it records again, its
+#: ``source`` key :data:`ledger.model.events.AGAIN_OF`. Ours, so it starts with ``_``
+#: (FORMATS.md §1: a key that starts with ``_`` is a user extension); the reader stores it as
+#: that ``source`` key and the writer writes that ``source`` key as it.
+AGAIN_OF_KEY = "_again_of"
 BLIND_KINDS = ("small_blind", "big_blind", "straddle", "posted_blind")
 
 

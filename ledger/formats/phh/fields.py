@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.games import Game, UnknownGame, game
 from ledger.formats.phh.base import (
+    AGAIN_OF_KEY,
     MAX_DECIMALS,
     PhhAction,
     format_amount,
@@ -29,7 +30,8 @@ LIST_AMOUNTS = ("antes", "blinds_or_straddles", "starting_stacks", "winnings", "
 SCALAR_AMOUNTS = ("bring_in", "min_bet", "small_bet", "big_bet")
 MODELLED = frozenset(
     (*LIST_AMOUNTS, *SCALAR_AMOUNTS, "variant", "actions", "players", "seats", "currency")
-) | {"_split", "_declare", "_reopen_rule", "_expected", "_hand_id", "_session"}
+) | {"_split", "_declare", "_reopen_rule", "_expected", "_hand_id", "_session",
+       AGAIN_OF_KEY}
 
 
 class RawHand:

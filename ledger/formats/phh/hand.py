@@ -10,6 +10,7 @@ from pathlib import Path
 from engine.games import Game
 from ledger.formats.bring_in import bring_in_fault
 from ledger.formats.phh.base import (
+    AGAIN_OF_KEY,
     RESERVED_SOURCE_KEYS,
     PhhAction,
     PhhHand,
@@ -34,6 +35,7 @@ from ledger.formats.phh.fields import (
 from ledger.formats.phh.scan import normalise
 from ledger.model.errors import MalformedInput
 from ledger.model.events import (
+    AGAIN_OF,
     MAX_CHIPS,
     HandStarted,
     RecordedPayout,
@@ -73,7 +75,7 @@ def build_hand(raw: RawHand) -> PhhHand:
     table = raw.table
     if "hand" in table:
         raw.label = _file_hand_id(raw)
-    for key in ("_hand_id", "_session"):  # ours: what a PHH export keeps of the ledger
+    for key in ("_hand_id", "_session", AGAIN_OF_KEY):  # ours: what an export keeps of it
         if key in table and (not isinstance(table[key], str) or not table[key].strip()):
             raise raw.error(f"{key} must be a non-empty string", key)
     if "_hand_id" in table:
@@ -108,6 +110,7 @@ def build_hand(raw: RawHand) -> PhhHand:
     for key in RESERVED_SOURCE_KEYS:
         if key in meta:
             raise raw.error(f"key {key!r} is reserved", key)
+    _read_again_of(raw, meta)
     started = HandStarted(
         hand="pending",
         game=the_game.code,
@@ -145,6 +148,25 @@ def build_hand(raw: RawHand) -> PhhHand:
         exported="_hand_id" in table, notice=_notice(table, the_game),
         notice_line=raw.keys.get("_declare", raw.line),
     )
+
+
+def _read_again_of(raw: RawHand, meta: dict) -> None:
+    """Store the file's ``_again_of`` (ours, FORMATS.md §1: the voided hand a hand ``hand
+    again`` recorded records again) in ``meta`` as the ``source`` key
+    :data:`ledger.model.events.AGAIN_OF`, where an earlier export's top-level ``again_of``
+    stays as it is.
+
+    Raises:
+        MalformedInput: both keys given, naming the file and ``again_of``'s line.
+    """
+    if AGAIN_OF_KEY not in raw.table:
+        return
+    if AGAIN_OF in meta:  # an earlier export's key beside ours: which one holds?
+        raise raw.error(
+            f"{AGAIN_OF} and {AGAIN_OF_KEY} are both given: the voided hand this hand "
+            f"records again is {AGAIN_OF_KEY} (a key of ours starts with _, FORMATS.md "
+            f"§1); leave out {AGAIN_OF}", AGAIN_OF)
+    meta[AGAIN_OF] = raw.table[AGAIN_OF_KEY]
 
 
 def _notice(table: dict, the_game: Game) -> str | None:

@@ -33,7 +33,10 @@ values of :class:`~ledger.model.events.SplitOptions` / :class:`~ledger.model.eve
 (FORMATS.md §1, RULES.md §5), and ``_split`` no key of the low half, but at its default,
 where no pot of the hand reads it (:func:`ledger.formats.phh.expected.unread_split`, the rule
 ``hand start`` follows); ``_reopen_rule`` (ours) overrides the game's default
-``reopen_rule``. Every other top-level key (``venue``, ``hand``, ``ante_trimming_status``,
+``reopen_rule``; ``_again_of`` (ours: the voided hand a hand ``hand again`` recorded records
+again) is stored as ``started.source["again_of"]`` (:data:`ledger.model.events.AGAIN_OF`;
+an earlier export's top-level ``again_of`` is kept there as it is, the two together refused).
+Every other top-level key (``venue``, ``hand``, ``ante_trimming_status``,
 ``currency_symbol``, ``author``, …) is kept verbatim in ``started.source``, next to ``file``,
 ``section``, ``line`` and ``source_key``.
 

@@ -16,10 +16,16 @@ from decimal import Decimal
 from typing import Any
 
 from engine.games import UnknownGame, game
-from ledger.formats.phh.base import RESERVED_SOURCE_KEYS, PhhHand, blind_index, forced_bets
+from ledger.formats.phh.base import (
+    AGAIN_OF_KEY,
+    RESERVED_SOURCE_KEYS,
+    PhhHand,
+    blind_index,
+    forced_bets,
+)
 from ledger.formats.phh.expected import expected_table, options_tables
 from ledger.model.errors import MalformedInput
-from ledger.model.events import ForcedBet, HandStarted, RecordedPayout
+from ledger.model.events import AGAIN_OF, ForcedBet, HandStarted, RecordedPayout
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f']")
@@ -171,7 +177,9 @@ def write_phh(
     the stud action ``pb`` and is not part of the header). ``actions`` are PHH action strings
     written verbatim, amounts already in money (use :func:`ledger.formats.phh.base.format_amount`).
     ``payouts`` become ``winnings`` (summed per player, seat order). ``started.source``
-    metadata (all but file/section/line/source_key) is written back as top-level keys;
+    metadata (all but file/section/line/source_key) is written back as top-level keys, but
+    ``again_of`` (:data:`ledger.model.events.AGAIN_OF`, ours) as ``_again_of``, where
+    FORMATS.md §1 puts a user extension;
     ``extra`` keys (e.g. ``finishing_stacks``, ``_expected``) are written last, as given.
 
     Raises:
@@ -205,7 +213,7 @@ def write_phh(
         out["seats"] = [seat.seat for seat in started.seats]
     if payouts:
         out["winnings"] = [_money(amount, decimals) for amount in _winnings(started, payouts)]
-    meta = {k: v for k, v in started.source.items()
+    meta = {AGAIN_OF_KEY if k == AGAIN_OF else k: v for k, v in started.source.items()
             if k not in RESERVED_SOURCE_KEYS and v is not None}
     if started.unit.currency is not None and meta.get("currency_symbol") != started.unit.currency:
         out["currency"] = started.unit.currency

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row, amounts_said
 from ledger.model.errors import MalformedInput, StoredFinding
 from ledger.model.events import BuyIn, CashOut, Payment, PlayerAlias, SeatChange, SessionOpened
-from ledger.model.names import check_name
+from ledger.model.names import check_name, check_name_length
 
 SessionItem = SessionOpened | BuyIn | CashOut | Payment | SeatChange | PlayerAlias
 
@@ -57,6 +57,7 @@ class SessionTracker:
                     continue
                 try:
                     check_name(name)
+                    check_name_length(name)
                 except MalformedInput as exc:
                     where = "" if hand is None else f" (hand #{hand})"
                     self.error(row, f"{exc.message}{where}")
