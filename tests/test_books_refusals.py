@@ -689,42 +689,42 @@ def test_a_new_name_starting_with_a_dash_is_refused(s_ann: Path, tmp_path: Path)
         assert not (tmp_path / "new.duckdb").exists()
 
 
-def test_a_new_name_longer_than_32_characters_is_refused(s_ann: Path, tmp_path: Path) -> None:
+def test_a_new_name_longer_than_64_characters_is_refused(s_ann: Path, tmp_path: Path) -> None:
     """A name of 100,000 characters was taken by buyin and hand start and then printed whole in
     every table (a balances row 100,000 characters wide). A new player or session name is at
-    most 32 characters (docs/BOOKS.md "Names"): a longer one is one line naming the command,
-    showing its first 32 characters and its length, exit 2, nothing written; 32 is taken and
-    balances prints it whole in a row of 78 columns."""
+    most 64 characters (docs/BOOKS.md "Names"): a longer one is one line naming the command,
+    showing its first 64 characters and its length, exit 2, nothing written; 64 is taken and
+    balances prints it whole."""
     db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
     before = snapshot(db)
-    huge, over = "A" * 100_000, "B" * 33
-    said = ("is {} characters long: a name is at most 32 characters, so that every table "
+    huge, over = "A" * 100_000, "B" * 65
+    said = ("is {} characters long: a name is at most 64 characters, so that every table "
             "prints it whole (a PokerStars name is at most 15); give a shorter name")
-    a32, b32 = repr("A" * 32), repr("B" * 32)
+    a64, b64 = repr("A" * 64), repr("B" * 64)
     cases = {
-        ("buyin", "s", huge, "10"): f"error: buyin s: player name {a32}… {said.format('100,000')}",
-        ("buyin", "s", over, "10"): f"error: buyin s: player name {b32}… {said.format(33)}",
+        ("buyin", "s", huge, "10"): f"error: buyin s: player name {a64}… {said.format('100,000')}",
+        ("buyin", "s", over, "10"): f"error: buyin s: player name {b64}… {said.format(65)}",
         ("hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2", "--seats",
          f"{huge}:100,Ann:100", "--button", "Ann"):
-            f"error: --seats: player name {a32}… {said.format('100,000')}",
+            f"error: --seats: player name {a64}… {said.format('100,000')}",
         ("session", "open", huge):
-            f"error: session open: session name {a32}… {said.format('100,000')}",
+            f"error: session open: session name {a64}… {said.format('100,000')}",
         ("player", "alias", over, "Ann"):
-            f"error: player alias: player name {b32}… {said.format(33)}",
+            f"error: player alias: player name {b64}… {said.format(65)}",
     }
     for args, line in cases.items():
         assert refused(run(db, *args)) == line, args[:3]
     assert snapshot(db) == before
     assert refused(run(tmp_path / "new.duckdb", "hand", "start", "--game", "NT", "--stakes",
                        "1/2", "--seats", f"{huge}:100,Ann:100")) == (
-        f"error: --seats: player name {a32}… {said.format('100,000')}")
+        f"error: --seats: player name {a64}… {said.format('100,000')}")
     assert not (tmp_path / "new.duckdb").exists()
-    done = run(db, "buyin", "s", "C" * 32, "10")
-    assert (done.exit_code, done.output) == (0, f"s: {'C' * 32} buy-in 10 chips (entry 3)\n")
+    done = run(db, "buyin", "s", "C" * 64, "10")
+    assert (done.exit_code, done.output) == (0, f"s: {'C' * 64} buy-in 10 chips (entry 3)\n")
     assert run(db, "balances").output.splitlines() == [
-        "player                                    net       buy-in     cash-out  hands sessions",
-        "Ann                                         0          100            0      0        1",
-        f"{'C' * 32}            0           10            0      0        1"]
+        f"{'player':<64}{'net':>13}       buy-in     cash-out  hands sessions",
+        f"{'Ann':<64}{0:>13}          100            0      0        1",
+        f"{'C' * 64}{0:>13}           10            0      0        1"]
 
 
 CAFE, CAFE_NFD, FULL_ANN = "Caf\u00e9", "Cafe\u0301", "\uff21nn"  # 'Café' twice, 'Ａnn'

@@ -233,22 +233,22 @@ def test_a_phh_player_named_as_another_seats_label_is_that_seat(tmp_path: Path) 
     assert body["net"]["p1"] == -10
 
 
-LONG = "You need a very long name, friend"  # 33 characters
-LONG_SAID = (f"player name {LONG[:32]!r}… is 33 characters long: a name is "
-             "at most 32 characters, so that every table prints it whole (a PokerStars name is "
+LONG = "You need a very long name, friend, a name longer than sixty-four!"  # 65 characters
+LONG_SAID = (f"player name {LONG[:64]!r}… is 65 characters long: a name is "
+             "at most 64 characters, so that every table prints it whole (a PokerStars name is "
              "at most 15); give a shorter name")
 
 
-def test_an_imported_name_longer_than_32_characters_is_refused(run, db: str,  # noqa: ANN001
+def test_an_imported_name_longer_than_64_characters_is_refused(run, db: str,  # noqa: ANN001
                                                                tmp_path: Path) -> None:
     """A name of 100,000 characters was imported and printed whole in every table. A PHH hand
-    seating a name of 33 characters is refused naming the file, the line and the hand, the
+    seating a name of 65 characters is refused naming the file, the line and the hand, the
     file's other hand going in; a JSON-lines buy-in row or a PokerNow log naming one refuses
-    the file (its book), naming the line; a name of 32 characters goes in."""
+    the file (its book), naming the line; a name of 64 characters goes in."""
     long_hand = tmp_path / "long.phh"
     long_hand.write_text(SEAT_NAMED_AS_LABEL.replace("'p1'", f"'{LONG}'"), encoding="utf-8")
     fits = tmp_path / "fits.phh"
-    fits.write_text(SEAT_NAMED_AS_LABEL.replace("'p1'", f"'{LONG[:32]}'").replace(
+    fits.write_text(SEAT_NAMED_AS_LABEL.replace("'p1'", f"'{LONG[:64]}'").replace(
         "hand = 1", "hand = 3"), encoding="utf-8")
     out = run("import", str(long_hand), str(fits))
     assert (out.exit_code, out.output.splitlines()) == (2, [
@@ -264,7 +264,7 @@ def test_an_imported_name_longer_than_32_characters_is_refused(run, db: str,  # 
         '"schema_version":1,"type":"buy_in"}}\n', encoding="utf-8")
     out = run("import", str(book))
     assert (out.exit_code, out.output.splitlines()[0]) == (2, (
-        f"error: {book}:2, session s: its buy_in at seq 2 ({LONG[:32]}…, 10 chips, buy_in): "
+        f"error: {book}:2, session s: its buy_in at seq 2 ({LONG[:64]}…, 10 chips, buy_in): "
         f"{LONG_SAID}; nothing of the file was written"))
     log = (SHARED / "pokernow" / "charlestudor_Input_Log_001.csv").read_text(encoding="utf-8")
     path = tmp_path / "long.csv"

@@ -34,8 +34,9 @@ def check_name(name: str, what: str = "player") -> str:
 #: code points). A name is printed whole in every table (``balances``, ``standings``,
 #: ``settle``, ``state``) and line: PokerStars takes names of at most 15 characters, the longest
 #: name of the PHH dataset's hands here is 19 (``'Mikita Badziakouski'``) and a PokerNow log's
-#: 14; 32 leaves room for any full name and keeps a ``balances`` row within 80 columns.
-MAX_NAME_LENGTH = 32
+#: 14. 64 leaves room for any full name (``'María José García-Hernández López'`` is 33) and a
+#: site's anonymised ids (about 22): a table a little wider is better than a real hand refused.
+MAX_NAME_LENGTH = 64
 
 
 def check_name_length(name: str, what: str = "player", where: str | None = None) -> str:
