@@ -336,7 +336,10 @@ def counted_elsewhere(ledger: Any, hand: str, started: Any) -> tuple[str, str] |
     :data:`ledger.model.events.AGAIN_OF`; ``started``: ``hand``'s), following the voided
     hands between: ``("copy", id)``, a hand that records ``hand`` again; ``("original",
     id)``, the hand ``hand`` records again; ``("kin", id)``, another copy of that one.
-    None when there is none: ``hand`` alone may count."""
+    None when there is none: ``hand`` alone may count. A hand it records again that this
+    ledger does not hold (a PHH export of the copy imported alone) counts nowhere here, and
+    the walk stops there."""
+    from ledger.model.errors import NotFound
     from ledger.model.events import AGAIN_OF
     from ledger.store.streams import hands_again_of
     from replay.amendments import split_stream
@@ -362,7 +365,10 @@ def counted_elsewhere(ledger: Any, hand: str, started: Any) -> tuple[str, str] |
     up, source = [], started.source or {}
     while isinstance(first := source.get(AGAIN_OF), str) and first not in seen:
         seen.add(first)
-        rows = ledger.read(first)
+        try:
+            rows = ledger.read(first)
+        except NotFound:  # not in this ledger (imported without it): counted nowhere here
+            break
         if not split_stream([r.event for r in rows])[2]:
             return "original", first
         up.append(first)

@@ -296,6 +296,11 @@ def test_a_hand_recorded_again_exports_its_link_as_our_extension_key(user, tmp_p
              "stored (the hash chain not checked: `handledger verify`)\n")
     assert user("audit") == (0, clean.format(2), "")
     assert user("--db", fresh, "audit") == (0, clean.format(1), "")
+    # the fresh ledger holds no n1: a void of n2 is taken back (the undo looked for n1 to
+    # see whether it counted n2's events twice, and failed: no such hand)
+    assert user("--db", fresh, "void", "n2", "--reason", "wrong table", "--by", "host")[0] == 0
+    assert user("--db", fresh, "undo", "n2", "--by", "host")[0] == 0
+    assert user("--db", fresh, "balances")[1] == user("balances")[1]
     both = tmp_path / "both.phh"
     both.write_text(out.read_text(encoding="utf-8").replace(
         "_again_of = 'n1'\n", "again_of = 'n0'\n_again_of = 'n1'\n"), encoding="utf-8")
