@@ -410,16 +410,19 @@ def _unbalanced_lines(findings: list[Any], closed: set[str] | frozenset[str] = f
                                 "not recorded: record it"),
             "stack_continuity": ("hands start with stacks its books did not leave", "")}
     grouped: dict[tuple[str, str], list[int]] = {}
-    names: dict[tuple[str, str], list[str]] = {}
+    each: dict[tuple[str, str], dict[str, list[int]]] = {}  # a player's differences, in order
     for f in findings:
         grouped.setdefault((f.session, f.kind), []).append(f.actual - f.expected)
-        names.setdefault((f.session, f.kind), []).append(f"{f.player} {f.actual - f.expected:+d}")
+        each.setdefault((f.session, f.kind), {}).setdefault(f.player, []).append(
+            f.actual - f.expected)
     out = []
     for (name, kind), diffs in grouped.items():
         flag = " --closed" if name in closed else ""
         fix = (what[kind][1] if kind != "stack_continuity" else
                _stack_fixes(name, flag, any(d > 0 for d in diffs), any(d < 0 for d in diffs)))
-        out.append(f"note: session {name}: {what[kind][0]} ({', '.join(names[name, kind])} "
+        said = ", ".join(f"{player} " + " and ".join(f"{d:+d}" for d in ds)
+                         for player, ds in each[name, kind].items())
+        out.append(f"note: session {name}: {what[kind][0]} ({said} "
                    "chips); settle goes by the hands: `handledger audit --session "
                    f"{shell_arg(name)}` "
                    f"names each ({fix})")
@@ -431,7 +434,8 @@ def _stack_fixes(name: str, flag: str, plus: bool, minus: bool) -> str:
     not leave: more chips than the books give him (``plus``), a rebuy not recorded before the
     hand (``buyin --before HAND``); fewer (``minus``), a buy-in the books hold wrong, too
     many chips or entered twice (``entry amend`` / ``entry retract``), which a rebuy would
-    only make worse; either, a stack typed wrong (the hand's start corrected). ``flag``:
+    only make worse; either, a stack typed wrong (the hand's start corrected) or a hand
+    before it not recorded (a site's log with hands missing). ``flag``:
     `` --closed`` for a closed session."""
     rebuy = (f"a rebuy not recorded before the hand: `handledger buyin {shell_arg(name)} PLAYER "
              "CHIPS "
@@ -442,7 +446,9 @@ def _stack_fixes(name: str, flag: str, plus: bool, minus: bool) -> str:
              f"{shell_arg(name)} SEQ --reason … --by …{flag}` (`handledger history --session "
              f"{shell_arg(name)}` "
              "lists the entries)")
-    typed = "or a stack typed wrong: its start replaced, `handledger correct HAND --replace 1 …`"
+    typed = ("or a stack typed wrong: its start replaced, `handledger correct HAND --replace 1 "
+             "…`; or a hand before it not recorded (a log with hands missing): record or "
+             "import it")
     if plus and minus:
         return f"a plus: {rebuy}; a minus: {wrong}; {typed}"
     return f"{rebuy if plus else wrong}; {typed}"

@@ -409,7 +409,8 @@ def test_a_stack_short_of_the_books_names_the_buy_in_not_a_rebuy(night: Path,
         "recorded wrong (too many chips, or entered twice): `handledger entry amend s SEQ "
         "CHIPS --reason … --by …` or `handledger entry retract s SEQ --reason … --by …` "
         "(`handledger history --session s` lists the entries); or a stack typed wrong: its "
-        "start replaced, `handledger correct HAND --replace 1 …`)"]
+        "start replaced, `handledger correct HAND --replace 1 …`; or a hand before it not "
+        "recorded (a log with hands missing): record or import it)"]
     assert settle.stderr.splitlines() == off
     for read in (("balances", "--session", "s"), ("balances",), ("standings",)):
         said = run(db, *read)  # the same note, in the same words, where settle says it
@@ -469,14 +470,15 @@ def test_a_rebuy_recorded_after_its_hand_is_put_right_before_it(night: Path,
     settle = run(db, "settle", "--session", "s")
     assert settle.stdout == "Bob pays Ann 98 chips\n1 transfer(s) settle 2 player(s)\n"
     assert settle.stderr.splitlines()[0] == (
-        "note: session s: hands start with stacks its books did not leave (Bob +100, Bob -100 "
+        "note: session s: hands start with stacks its books did not leave (Bob +100 and -100 "
         "chips); settle goes by the hands: `handledger audit --session s` names each (a plus: "
         "a rebuy not recorded before the hand: `handledger buyin s PLAYER CHIPS --before HAND "
         "--closed` counts it before that hand; a minus: a buy-in recorded wrong (too many "
         "chips, or entered twice): `handledger entry amend s SEQ CHIPS --reason … --by … "
         "--closed` or `handledger entry retract s SEQ --reason … --by … --closed` (`handledger "
         "history --session s` lists the entries); or a stack typed wrong: its start replaced, "
-        "`handledger correct HAND --replace 1 …`)")
+        "`handledger correct HAND --replace 1 …`; or a hand before it not recorded "
+        "(a log with hands missing): record or import it)")
     for args in (("entry", "retract", "s", "4", "--reason", "made before x2", "--by", "host",
                   "--closed"), ("buyin", "s", "Bob", "100", "--before", "x2", "--closed")):
         assert run(db, *args).exit_code == 0, args

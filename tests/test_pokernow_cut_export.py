@@ -182,4 +182,6 @@ def test_a_buy_in_recorded_after_the_cut_hands_says_it_funds_none_of_them(
         f"wrong (too many chips, or entered twice): `handledger entry amend {session} SEQ "
         f"CHIPS --reason … --by …` or `handledger entry retract {session} SEQ --reason … --by "
         f"…` (`handledger history --session {session}` lists the entries); or a stack typed "
-        "wrong: its start replaced, `handledger correct HAND --replace 1 …`)\n")
+        "wrong: its start replaced, `handledger correct HAND --replace 1 …`; or a hand before it "
+        "not recorded "
+        "(a log with hands missing): record or import it)\n")

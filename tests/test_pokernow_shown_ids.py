@@ -87,7 +87,9 @@ def test_settle_notes_a_stack_by_name(tmp_path: Path) -> None:
                    "audit --session charlestudor_Input_Log_001` names each (a rebuy not "
                    "recorded before the hand: `handledger buyin charlestudor_Input_Log_001 "
                    "PLAYER CHIPS --before HAND` counts it before that hand; or a stack typed "
-                   "wrong: its start replaced, `handledger correct HAND --replace 1 …`)\n")
+                   "wrong: its start replaced, `handledger correct HAND --replace 1 …`; or a "
+                   "hand before it not recorded (a log with hands missing): record or import "
+                   "it)\n")
 
 
 def test_a_seat_named_as_two_players_is_refused_naming_both(tmp_path: Path) -> None:

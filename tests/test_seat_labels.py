@@ -85,7 +85,8 @@ def test_in_a_session_such_names_are_its_players(tmp_path: Path) -> None:
            "+50, p3 +200 chips); settle goes by the hands: `handledger audit --session fri` "
            "names each (a rebuy not recorded before the hand: `handledger buyin fri PLAYER "
            "CHIPS --before HAND` counts it before that hand; or a stack typed wrong: its start "
-           "replaced, `handledger correct HAND --replace 1 …`)")  # as settle says it
+           "replaced, `handledger correct HAND --replace 1 …`; or a hand before it not recorded "
+           "(a log with hands missing): record or import it)")  # as settle says it
     assert run(db, "balances").output.splitlines() == [
         off, HEADER, NAMED[0],
         "p3                        3            0            0      1        1",
