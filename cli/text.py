@@ -75,9 +75,10 @@ def owing_json(owing: Any, label: Any) -> dict[str, Any]:
     ``"house": true`` the house, as ``settle --json`` names them (``label``: a player's name
     as the text gives it); ``transfers`` null when the session's balances do not sum to zero
     (the audit's findings say why)."""
-    transfers = None if owing.transfers is None else [
+    found = owing.transfers()
+    transfers = None if found is None else [
         {"from": a, "from_name": label(a), "to": b, "to_name": label(b), "amount_minor": n}
-        | ({"house": True} if None in (a, b) else {}) for a, b, n in owing.transfers]
+        | ({"house": True} if None in (a, b) else {}) for a, b, n in found]
     return {"session": owing.session, "owed_minor": owing.owed_minor,
             "decimals": owing.decimals, "currency": owing.currency, "transfers": transfers}
 

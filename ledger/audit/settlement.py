@@ -379,16 +379,28 @@ class Owing:
     """A closed session where money is still owed after the payments recorded: ``owed_minor``
     what its debtors must still pay (:func:`owed`), in minor units of ``currency`` with
     ``decimals`` places (its chip's unit; plain chips: ``currency`` None, 0 places, a chip a
-    minor unit); ``transfers`` who pays whom, ``(from, to, minor units)``, None the house
-    (whoever keeps the rake), as ``settle --session`` gives them, or None when its balances
-    do not sum to zero once the rake is the house's (the audit's findings say why: nobody can
-    settle that)."""
+    minor unit); ``balances`` what each of its players still owes (negative) or is owed
+    (minor units: his net less the payments he received, plus those he made) and
+    ``to_house`` what the house (whoever keeps the rake) is still owed, as ``settle`` reckons
+    them (:func:`transfers` settles them)."""
 
     session: str
     owed_minor: int
     decimals: int
     currency: str | None
-    transfers: tuple[HouseTransfer, ...] | None
+    balances: tuple[tuple[str, int], ...]
+    to_house: int
+
+    def transfers(self) -> list[HouseTransfer] | None:
+        """Who pays whom, ``(from, to, minor units)``, None the house, as ``settle
+        --session`` gives them (:func:`ledger.audit.settle.fewest_transfers`: computed when
+        asked, its exact search costing up to some 50 ms for 14 players); None when the
+        balances do not sum to zero once the rake is the house's (the audit's findings say
+        why: nobody can settle that)."""
+        group = dict(self.balances)
+        if sum(group.values()) + self.to_house or HOUSE in group:
+            return None
+        return _transfers(group, self.to_house)
 
 
 def owing(con: Any) -> tuple[Owing, ...]:
@@ -408,15 +420,11 @@ def owing(con: Any) -> tuple[Owing, ...]:
         "SELECT session, rake::HUGEINT * coalesce(chip_value_minor, 1)"
         " - coalesce(house_received_minor, 0) + coalesce(house_paid_minor, 0)"
         " FROM session_book WHERE session IS NOT NULL").fetchall())
-    out = []
-    for name, decimals, currency in closed:
-        group = {p["player"]: p["net"] + p["paid_minor"] - p["received_minor"]
-                 for p in nets.get(name, [])}
-        to_house = int(house.get(name) or 0)
-        transfers = (tuple(_transfers(group, to_house))
-                     if sum(group.values()) + to_house == 0 and HOUSE not in group else None)
-        out.append(Owing(name, due[name], decimals, currency, transfers))
-    return tuple(out)
+    return tuple(
+        Owing(name, due[name], decimals, currency,
+              tuple((p["player"], p["net"] + p["paid_minor"] - p["received_minor"])
+                    for p in nets.get(name, [])), int(house.get(name) or 0))
+        for name, decimals, currency in closed)
 
 
 def owed(con: Any) -> dict[str | None, int]:
