@@ -213,10 +213,9 @@ def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) ->
     exit_at_once()
     with gc_paused():
         from ledger.store import landing
-        from replay.live.state import current
 
         obj.saves_tables = False  # the hot path, as for `act`
-        current(obj.ledger(read_only=True), hand_id)  # no such hand: one line, exit 2
+        _table_hand(obj, hand_id, closed=closed)
         obj.close()
     from ledger.formats.files import StreamLines
 
@@ -258,6 +257,26 @@ def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) ->
             _warn(done)
     if refused:
         raise click.exceptions.Exit(2)
+
+
+def _table_hand(obj: Context, hand_id: str, *, closed: bool) -> None:
+    """Refuse ``table HAND`` before any line is read: no such hand, or ``--closed`` given for
+    a hand of a session that is open (:func:`replay.sessions.state.closed_flag_on_hand`, as
+    ``act`` refuses it).
+
+    Raises:
+        NotFound: no such hand; IllegalAction: its events do not replay; LedgerError: the
+            flag on a hand of an open session, naming it and ``table HAND --closed``.
+    """
+    from replay.live.state import current
+
+    state, _ = current(obj.ledger(read_only=True), hand_id)
+    if closed:
+        from ledger.model.shell import shell_arg
+        from replay.sessions.state import closed_flag_on_hand
+
+        closed_flag_on_hand(obj.ledger(read_only=True), [state.started.session],
+                            f"table {shell_arg(hand_id)} --closed")
 
 
 def _table_line(obj: Context, hand_id: str, line: str, *, closed: bool) -> tuple[str, Any]:

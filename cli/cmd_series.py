@@ -259,7 +259,7 @@ def sql(obj: Context, query: str, as_csv: bool, as_json: bool, max_rows: int | N
         raise MalformedInput("sql takes --json or --csv, not both")
     done = run_query(obj.db, query, max_rows=max_rows, timeout=timeout)
     columns, rows = done.columns, done.rows
-    more = (f"(stopped at {len(rows)} rows: there are more; --max-rows N prints more)"
+    more = (f"note: stopped at {len(rows)} rows: there are more; --max-rows N prints more"
             if done.more else None)
     if as_json:
         click.echo(sql_rows.json_rows(columns, done.types, rows))

@@ -444,7 +444,13 @@ def player_unalias(obj: Context, alias: str, reason: str, by: str,
                    '"actual" count: "chips" (with "chip_value_minor", "decimals", '
                    '"currency": a chip\'s worth; plain chips 1, 0, null), "minor" (money '
                    'in minor units of "currency" with "decimals" places: settlement, '
-                   'unsettled) or null (in_progress, signature: no amount)')
+                   'unsettled) or null (in_progress, signature: no amount); '
+                   '"still_owed": [{"session", "owed_minor", "decimals", "currency", '
+                   '"transfers": [{"from", "from_name", "to", "to_name", "amount_minor"}]}] '
+                   '(when any: a closed session where money is still owed after the payments '
+                   'recorded, in integer minor units of "currency" with "decimals" places, '
+                   'and who pays whom as settle says it, "house": true for the house; '
+                   '"transfers" null when its balances do not sum to zero)')
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes replaying hands when the ledger moved since the last audit "
                    "(default: one a CPU when every hand of a large ledger file is replayed, "
@@ -479,6 +485,8 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int | Non
             for d in found]}
         if cut := text.incomplete_hands(report, session_name):
             body["incomplete_hands"] = cut
+        if owing := text.still_owing(report, session_name):  # the text's "still owes money"
+            body["still_owed"] = [text.owing_json(o, names.label) for o in owing]
         if late:  # corrections after the chips moved on: what they leave owed
             body["corrected_late"] = [c.as_json() for c in late]
         click.echo(json.dumps(body))

@@ -51,13 +51,36 @@ def _still_owed(report: Any, session: str | None) -> str:
     """What a clean audit adds when closed sessions (``session``, or every one) still owe
     money, no payment recorded (``report.owing``; the ``unsettled`` finding, run only on
     request): ``; 1 closed session still owes money (fri): …``, else nothing."""
-    owing = [s for s in getattr(report, "owing", ()) if session in (None, s)]
+    owing = [o.session for o in still_owing(report, session)]
     if not owing:
         return ""
     many = len(owing) > 1
     return (f"; {len(owing)} closed session{'s' if many else ''} still owe{'' if many else 's'}"
             f" money ({', '.join(owing)}): `handledger audit --unsettled` names who, "
             "`handledger settle` who pays whom")
+
+
+def still_owing(report: Any, session: str | None) -> list[Any]:
+    """The closed sessions (``session``, or every one) where money is still owed after the
+    payments recorded (``report.owing``: :class:`ledger.audit.settlement.Owing`)."""
+    return [o for o in getattr(report, "owing", ()) if session in (None, o.session)]
+
+
+def owing_json(owing: Any, label: Any) -> dict[str, Any]:
+    """``audit --json``'s object of a closed session still owing money (``owing``,
+    :class:`ledger.audit.settlement.Owing`), what its clean line's ``still owes money`` says as
+    data: ``{"session", "owed_minor", "decimals", "currency", "transfers": [{"from",
+    "from_name", "to", "to_name", "amount_minor"}]}``, money in integer minor units of
+    ``currency`` with ``decimals`` places, a transfer's ``from`` or ``to`` null with
+    ``"house": true`` the house, as ``settle --json`` names them (``label``: a player's name
+    as the text gives it); ``transfers`` null when the session's balances do not sum to zero
+    (the audit's findings say why)."""
+    found = owing.transfers()
+    transfers = None if found is None else [
+        {"from": a, "from_name": label(a), "to": b, "to_name": label(b), "amount_minor": n}
+        | ({"house": True} if None in (a, b) else {}) for a, b, n in found]
+    return {"session": owing.session, "owed_minor": owing.owed_minor,
+            "decimals": owing.decimals, "currency": owing.currency, "transfers": transfers}
 
 
 def incomplete_hands(report: Any, session: str | None = None) -> list[str]:

@@ -21,7 +21,7 @@ from ledger.model.shell import shell_arg
 from ledger.store import signing
 from ledger.store.keys import KeyStore
 from ledger.store.proven import prove_before_writing
-from ledger.store.streams import platform_names
+from ledger.store.streams import hand_sessions, platform_names
 from replay.amendment_kinds import taken_back, undo_writes
 from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
 from replay.carry import carried_undo_refused
@@ -107,15 +107,37 @@ def _unknown(before: HandReplay | None, after: HandReplay) -> tuple[Any, Any, bo
 def _about_the_hand(command: Callable[..., T]) -> Callable[..., T]:
     """``command(ledger, hand, ...)``, a deliberate write, run once the ledger is proven
     intact (:func:`ledger.store.proven.prove_before_writing`: a broken chain is the
-    file's refusal, naming no hand), its refusals naming ``hand`` when they do not yet."""
+    file's refusal, naming no hand), its refusals naming ``hand`` when they do not yet.
+    ``closed=True`` given for a hand of a session that is open is refused first, naming the
+    command as typed (``void h1 --closed``, the command's name being the function's:
+    :func:`closed_flag_on_hands`)."""
 
     @functools.wraps(command)
     def named(ledger: Any, hand: str, *args: Any, **kwargs: Any) -> T:
         prove_before_writing(ledger)
+        if kwargs.get("closed"):
+            closed_flag_on_hands(ledger, [hand], command.__name__)
         with locating(hand=hand):
             return command(ledger, hand, *args, **kwargs)
 
     return named
+
+
+def closed_flag_on_hands(ledger: Any, hands: Sequence[str], command: str) -> None:
+    """Refuse ``--closed`` given to ``command`` (``correct``, ``void``, ``undo``) of ``hands``
+    when it lets in nothing: no hand of a closed session and one of an open session
+    (:func:`replay.sessions.state.closed_flag_on_hand`). A hand the ledger does not hold is
+    passed over (the command names it).
+
+    Raises:
+        LedgerError: ``void h1 --closed: session s is open: --closed is for a closed
+            session's books; nothing written (leave out --closed)``.
+    """
+    from replay.sessions.state import closed_flag_on_hand
+
+    sessions = hand_sessions(ledger, hands)
+    typed = " ".join([command, *map(shell_arg, hands), "--closed"])
+    closed_flag_on_hand(ledger, [sessions.get(h) for h in hands], typed)
 
 
 @_about_the_hand
@@ -132,6 +154,8 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
             (:func:`ledger.store.proven.prove_before_writing`); nothing written.
+        LedgerError: ``closed`` given for a hand of a session that is open
+            (:func:`closed_flag_on_hands`); nothing written.
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
             not legal, a corrected hand the engine rejects, one that changes nothing (the
             hand's events in force the same with it), one that changes what the hand
@@ -260,6 +284,8 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
             (:func:`ledger.store.proven.prove_before_writing`); nothing written.
+        LedgerError: ``closed`` given for a hand of a session that is open
+            (:func:`closed_flag_on_hands`); nothing written.
         NotFound, IllegalAction: as :func:`void_checked` (nothing written).
     """
     done = void_checked(ledger, hand, reason=reason, by=by, keys=keys, sign=sign,
@@ -421,6 +447,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
             (:func:`ledger.store.proven.prove_before_writing`); nothing written.
+        LedgerError: ``closed`` given for a hand of a session that is open
+            (:func:`closed_flag_on_hands`); nothing written.
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the last thing
             appended is the hand itself
             (``hand start`` or an import: void or correct it), mixes original events and

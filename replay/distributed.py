@@ -19,7 +19,8 @@ object store whose fsspec file system is installed). One pass over the cluster:
 3. each partition is replayed, audited and written by :func:`replay.partition.replay_part`
    (the local replay's per-chunk code), one Parquet file per replay table;
 4. the books and findings come back and are merged (:func:`replay.merge.merge_parts`); the
-   session tables and the findings are written here.
+   session tables and the findings are written here, and what the closed sessions still owe
+   is read from them, as the local audit reads it (its clean line says so alike).
 
 The output directory holds one folder per derived table, ``OUT/<table>/part-NNNNN.parquet``
 (DuckDB reads it as ``read_parquet('OUT/hands/*.parquet')``): the four replay tables of
@@ -35,9 +36,9 @@ import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.audit.books import ALIAS_TYPES, resolve_aliases
 from ledger.audit.load import corrections_of, typed_rows
@@ -53,6 +54,9 @@ from replay.partition import (
     replay_part,
 )
 from replay.progress import Progress, silent
+
+if TYPE_CHECKING:
+    from ledger.audit.settlement import Owing
 
 AUDIT_TABLES = ("session_book", "session_players", "player_names", "player_nicknames",
                 "audit_discrepancies")
@@ -146,7 +150,7 @@ def replay_parquet(source: str, out: str, *, scheduler: str | None = None, worke
         try:
             parts = _gather(client, futures, progress)
             merged = merge_parts(parts, aliases, named_rows)
-            _write_audit(merged, out)
+            merged.report = replace(merged.report, owing=_write_audit(merged, out))
         except BaseException:
             _stop(futures, abort)
             _clear(out, tables, remove=made)
@@ -303,10 +307,13 @@ def _stop(futures: list[Any], abort: str) -> None:
     wait(futures)
 
 
-def _write_audit(merged: Merged, out: str) -> None:
+def _write_audit(merged: Merged, out: str) -> tuple[Owing, ...]:
     """The session tables and the findings, one Parquet file each (DuckDB's writer, the
-    tables' own schema)."""
-    from ledger.audit.tables import TABLES, audit_rows
+    tables' own schema); returns the closed sessions still owing money, read from those
+    tables as the local audit reads them (:func:`ledger.audit.settlement.owing`, over the
+    view ``player_session_results`` made on them), so that the clean line says it alike."""
+    from ledger.audit.settlement import owing
+    from ledger.audit.tables import TABLES, VIEWS, audit_rows
     from ledger.store.duck import connect
 
     rows = audit_rows(merged.series, merged.findings)
@@ -320,6 +327,9 @@ def _write_audit(merged: Merged, out: str) -> None:
                 appender.append_rows(list(rows[table]))
                 appender.flush()
             copy_table(con, table, part_path(out, table, 0))
+        con.execute("CREATE VIEW player_session_results AS "
+                    f"{VIEWS['player_session_results']}")
+        return owing(con)
     finally:
         con.close()
 

@@ -31,7 +31,7 @@ from ledger.store.proven import prove_before_writing
 from ledger.store.streams import read_streams
 from replay.amendments import split_stream
 from replay.carry import takers as takers_of
-from replay.corrections import VoidChecked, Voided, void_checked
+from replay.corrections import VoidChecked, Voided, closed_flag_on_hands, void_checked
 from replay.later_hands import void_downstream
 from replay.sessions.amending import correction_checked
 from replay.sessions.opening import hands_in_play
@@ -69,13 +69,17 @@ def void_hands(ledger: Any, hands: Sequence[str], *, reason: str, by: str,
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read.
         MalformedInput: a hand given twice; NotFound: no such hand, or no private key
-            ``sign``; IllegalAction: a hand already voided, or any refusal of ``void``,
+            ``sign``; LedgerError: ``closed`` given and no hand is of a closed session but
+            one is of an open one (:func:`replay.corrections.closed_flag_on_hands`);
+            IllegalAction: a hand already voided, or any refusal of ``void``,
             naming the hand (nothing of any hand written).
     """
     twice = [h for h, n in Counter(hands).items() if n > 1]
     if twice:
         raise MalformedInput(f"hand {twice[0]} is given twice; nothing written")
     prove_before_writing(ledger)
+    if closed:
+        closed_flag_on_hands(ledger, hands, "void")
     stored = read_streams(ledger, hands)  # one query; a void appends to its own hand alone
     for hand in hands:  # every hand found and not voided before anything is written
         with locating(hand=hand):

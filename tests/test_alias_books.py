@@ -128,10 +128,11 @@ def test_a_payment_between_the_two_names_of_one_player_is_refused(aliased: Path,
         "amount takes --again")
 
 
-def test_hand_start_names_every_hand_in_play_and_what_ends_the_first(tmp_path: Path) -> None:
+def test_hand_start_names_every_hand_in_play_and_what_ends_each(tmp_path: Path) -> None:
     """h1 seats Ann and Bob, h2 Cy and Dee, both in play: h3 seating Ann and Cy is refused
-    naming Ann in h1 first, then Cy in h2. Once h1 is played to where it can end (Bob, the
-    big blind, wins it when Ann folds her small blind of 1), the refusal names `act h1 end`;
+    naming Ann in h1 first, then Cy in h2, each hand with what ends it and one void of both.
+    Once h1 is played to where it can end (Bob, the big blind, wins it when Ann folds her
+    small blind of 1), the refusal names `act h1 end` for it;
     once h1 ended, h2 alone is named; with h2 voided, h3 starts (Ann 99, Cy 100)."""
     db = tmp_path / "t.duckdb"
     open_s(db, "x", "Ann", "Bob", "Cy", "Dee")
@@ -141,13 +142,15 @@ def test_hand_start_names_every_hand_in_play_and_what_ends_the_first(tmp_path: P
                    "--stakes", "1/2", "--button", button, "--seats", seats).exit_code == 0
     before = rows(db)
     h3 = ("hand", "start", "--hand", "h3", *NT, "--seats", "Ann:99,Cy:100")
-    assert refused(run(db, *h3)) == _in_play("h3", "Ann", "h1", more="; Cy in hand h2")
+    both = "or void them (`handledger void h1 h2 --reason … --by …`)"
+    assert refused(run(db, *h3)) == _in_play(
+        "h3", "Ann", "h1", more="; Cy in hand h2",
+        fix=f"end them first (h1: play it out and end it; h2: play it out and end it) {both}")
     for action in ("d dh Ann ????", "d dh Bob ????", "Ann f"):
         assert run(db, "act", "h1", action).exit_code == 0, action
     assert refused(run(db, *h3)) == _in_play(
         "h3", "Ann", "h1", more="; Cy in hand h2",
-        fix="end it first (`handledger act h1 end`) or void it (`handledger void h1 --reason "
-            "… --by …`)")
+        fix=f"end them first (h1: `handledger act h1 end`; h2: play it out and end it) {both}")
     assert run(db, "act", "h1", "end").exit_code == 0
     assert refused(run(db, *h3)) == _in_play("h3", "Cy", "h2")
     assert rows(db) == [*before, *[("h1", n, t) for n, t in (
@@ -155,6 +158,29 @@ def test_hand_start_names_every_hand_in_play_and_what_ends_the_first(tmp_path: P
     _void(db, "h2")
     done = run(db, *h3)
     assert (done.exit_code, done.stdout, done.stderr) == (0, "h3\n", "")
+
+
+def test_hand_start_names_a_hand_at_its_payout_beside_another_in_play(tmp_path: Path) -> None:
+    """h1: Ann (aces) and Bob (kings) all in for 100, the board dealt, Ann paid 100 of the pot
+    of 200: its end waits for the other 100 to be paid. h2 seats Cy and Dee, its blinds
+    alone. h3 seating Ann and Dee is refused naming h1's payout before its end, h2 played
+    out, and one void of both; nothing written."""
+    db = tmp_path / "t.duckdb"
+    open_s(db, "x", "Ann", "Bob", "Cy", "Dee")
+    for hand, seats in (("h1", "Ann:100,Bob:100"), ("h2", "Cy:100,Dee:100")):
+        button = seats[:seats.index(":")]
+        assert run(db, "hand", "start", "--hand", hand, "--session", "x", "--game", "NT",
+                   "--stakes", "1/2", "--button", button, "--seats", seats).exit_code == 0
+    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h",
+                   "d db 9s", "d db Td", "pay Ann 100"):
+        assert run(db, "act", "h1", action).exit_code == 0, action
+    before = rows(db)
+    h3 = ("hand", "start", "--hand", "h3", *NT, "--seats", "Ann:100,Dee:100")
+    assert refused(run(db, *h3)) == _in_play(
+        "h3", "Ann", "h1", more="; Dee in hand h2",
+        fix="end them first (h1: pay its pots, then `handledger act h1 end`; h2: play it out "
+            "and end it) or void them (`handledger void h1 h2 --reason … --by …`)")
+    assert rows(db) == before
 
 
 @pytest.mark.parametrize(("seats", "name"), [

@@ -106,6 +106,21 @@ def test_an_action_in_a_closed_sessions_hand_needs_closed(user, db: str) -> None
         "(`handledger correct`)\n")
 
 
+def test_table_closed_on_a_hand_of_an_open_session_is_refused_before_its_lines(
+        user, db: str) -> None:  # noqa: ANN001
+    """`table s3 --closed`, session sat open: refused once, naming the command as typed, as
+    `act s3 … --closed` is, before any line is read; nothing written."""
+    _night(user)
+    before = _rows(db)
+    said = ("session sat is open: --closed is for a closed session's books; nothing written "
+            "(leave out --closed)\n")
+    assert user("table", "s3", "--closed", input="\n".join(PLAY) + "\n") == (
+        2, "", f"error: table s3 --closed: {said}")
+    assert user("act", "s3", PLAY[0], "--closed") == (
+        2, "", f"error: act s3 'd dh Ann 2s2h' --closed: {said}")
+    assert _rows(db) == before
+
+
 def test_a_suggested_command_quotes_its_words_for_the_shell(user, db: str) -> None:  # noqa: ANN001
     """A session ``x y``, a hand ``h 1`` and a player ``O'Brien``: each suggested command can
     be pasted into a shell as printed (one word each, quoted where the shell would split or

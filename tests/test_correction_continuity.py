@@ -401,7 +401,12 @@ def test_a_payout_corrected_after_a_bust_and_rebuy_leaves_the_next_hand_played(r
     assert found == {"discrepancies": [], "corrected_late": [
         {"session": "sun", "hand": "h1", "seq": 15, "by": "host",
          "reason": "Bob showed a straight", "after": ["hand h2 was dealt"],
-         "owed": {"Ann": -40, "Bob": 40}, "voided": False}]}
+         "owed": {"Ann": -40, "Bob": 40}, "voided": False}],
+        # what the clean line says sun still owes, as data: settle's one transfer (plain
+        # chips: a chip is the minor unit, no currency)
+        "still_owed": [{"session": "sun", "owed_minor": 19, "decimals": 0, "currency": None,
+                        "transfers": [{"from": "Ann", "from_name": "Ann", "to": "Bob",
+                                       "to_name": "Bob", "amount_minor": 19}]}]}
     assert user("settle", "--session", "sun") == (
         0, "Ann pays Bob 19 chips\n1 transfer(s) settle 2 player(s)\n", note + "\n")
     code, out, _ = user("balances", "--session", "sun")

@@ -453,6 +453,39 @@ def test_a_clean_audit_of_an_export_says_its_chain_was_proven(tmp_path: Path, sc
         "their hash chain proven row by row")
 
 
+def test_a_clean_audit_on_dask_says_a_closed_session_still_owes_money_as_audit_does(
+        tmp_path: Path, scheduler: str, run: Any) -> None:
+    """Ann and Bob buy in 10 chips of 1.00 USD, Ann folds her small blind 1 to Bob's big blind
+    (Bob paid 3), cash-outs 9 and 11, closed, nothing paid: Ann owes Bob 1.00 USD. The clean
+    line of dask-replay ends as audit's does, saying session s still owes money."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    for argv in (("session", "open", "s", "--chip-value", "1", "--currency", "USD"),
+                 ("buyin", "s", "Ann", "10"), ("buyin", "s", "Bob", "10"),
+                 ("hand", "start", "--session", "s", "--hand", "h", "--game", "NT", "--stakes",
+                  "1/2", "--seats", "Ann:10,Bob:10", "--button", "Ann"),
+                 ("act", "h", "d dh Bob ????"), ("act", "h", "d dh Ann ????"),
+                 ("act", "h", "Ann f"), ("act", "h", "pay Bob 3"), ("act", "h", "end"),
+                 ("cashout", "s", "Ann", "9"), ("cashout", "s", "Bob", "11"),
+                 ("session", "close", "s"), ("export", "--format", "parquet",
+                                             str(tmp_path / "pq"))):
+        assert run(*argv).exit_code == 0, argv
+    owes = ("; 1 closed session still owes money (s): `handledger audit --unsettled` names "
+            "who, `handledger settle` who pays whom")
+    audit = run("audit")
+    assert (audit.exit_code, audit.output) == (0, (
+        "audit clean: 1 hand(s) in 1 session(s); every chip adds up in the books as stored "
+        f"(the hash chain not checked: `handledger verify`){owes}\n"))
+    result = CliRunner().invoke(cli, ["dask-replay", str(tmp_path / "pq"), str(tmp_path / "out"),
+                                      "--scheduler", scheduler])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1] == (
+        "audit clean: 1 hand(s) in 1 session(s); every chip adds up in the exported events, "
+        f"their hash chain proven row by row{owes}")
+
+
 def test_dask_replay_names_the_unit_of_a_sites_findings_as_audit_does(tmp_path: Path,
                                                                         run: Any) -> None:
     """A PokerStars hand in dollars and cents whose payout was edited down by 0.10 (Player2

@@ -270,17 +270,49 @@ def test_a_rebuy_before_a_hand_names_a_hand_of_its_session(night: Path, tmp_path
      "entry retract s 3"),
     (("session", "set", "s", "--chip-value", "0.25", "--closed"), "session set s"),
     (("session", "void", "s", "--reason", "r", "--by", "h", "--closed"), "session void s"),
+    (("act", "x1", "end", "--closed"), "act x1 'end'"),
+    (("correct", "x1", "--replace", "16", "pay Bob 200", "--reason", "r", "--by", "h",
+      "--closed"), "correct x1"),
+    (("void", "x1", "--reason", "r", "--by", "h", "--closed"), "void x1"),
+    (("undo", "x1", "--by", "h", "--closed"), "undo x1"),
 ])
 def test_closed_on_an_open_session_is_refused_as_for_a_buy_in(night: Path, tmp_path: Path,
                                                               args: tuple, typed: str) -> None:
-    """Every book command taking `--closed` refuses it on session s, which is open, as
-    `buyin --before x1 --closed` does: one line naming the session, nothing written."""
+    """Every command taking `--closed`, of the books or of a hand (x1, of session s), refuses
+    it on session s, which is open, as `buyin --before x1 --closed` does: one line naming the
+    session, nothing written."""
     db = copy_ledger(night, tmp_path / "t.duckdb")
     before = rows(db)
     assert refused(run(db, *args)) == (
         f"error: {typed} --closed: session s is open: --closed is for a closed session's "
         "books; nothing written (leave out --closed)")
     assert rows(db) == before
+
+
+def test_closed_voids_hands_of_open_sessions_only_beside_a_closed_one(night: Path,
+                                                                     tmp_path: Path) -> None:
+    """`void x1 t1 --closed`, x1 of session s and t1 of session t, both open: refused in one
+    line naming s, nothing written; once s is closed (Ann 200, Bob 0 cashed out), the flag
+    lets x1 in and t1 goes with it, both voided in one write: x1 gives each his 100 back
+    (Ann's net of +100 goes), t1 its blinds (Ann's small blind 1, Bob's big blind 2)."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    open_s(db, "t", "Ann", "Bob")
+    assert run(db, "hand", "start", "--hand", "t1", *SEATS[2:], "--session", "t", "--seats",
+               "Ann:100,Bob:100").exit_code == 0
+    before = rows(db)
+    void = ("void", "x1", "t1", "--reason", "r", "--by", "h", "--closed")
+    assert refused(run(db, *void)) == (
+        "error: void x1 t1 --closed: session s is open: --closed is for a closed session's "
+        "books; nothing written (leave out --closed)")
+    assert rows(db) == before
+    for args in (("cashout", "s", "Ann", "200"), ("cashout", "s", "Bob", "0"),
+                 ("session", "close", "s")):
+        assert run(db, *args).exit_code == 0, args
+    assert run(db, *void).stdout.splitlines()[:2] == [
+        "voided hand x1: returned Bob 100, Ann 100; change in net: Bob +100, Ann -100; by the "
+        "rules: Bob +100, Ann -100",
+        "voided hand t1: returned Bob 2, Ann 1; change in net: Bob +2, Ann +1; by the rules: "
+        "Bob +2, Ann +1"]
 
 
 def test_a_closed_session_takes_a_rebuy_before_its_hand_with_closed(night: Path,

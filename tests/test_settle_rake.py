@@ -398,3 +398,32 @@ def test_a_clean_audit_says_the_closed_night_still_owes_money(run, night: Path) 
     out = run("audit", "--session", "night")
     assert (out.exit_code, out.output) == (0, clean + "\n")
     assert _session_state(run) == (True, 0)
+
+
+def test_audit_json_carries_what_the_closed_night_still_owes(run, night: Path) -> None:  # noqa: ANN001
+    """What the clean line's `still owes money` says, `audit --json` carries as data: the
+    night owes 12.50 USD (Bob 7.50, Cy 5.00: 1250 cents of 2 places) and who pays whom as
+    settle gives it (the module's transfers: Bob pays Ann 750, Cy pays Ann 250 and the house
+    250); once Bob pays his 7.50, 5.00 is left, Cy's two transfers; once everything is paid,
+    the key is gone."""
+    def owed() -> tuple[int, dict]:
+        out = run("audit", "--session", "night", "--json")
+        return out.exit_code, json.loads(out.output)
+
+    def to(who: str | None, amount: int) -> dict:
+        return ({"to": who, "to_name": who, "amount_minor": amount}
+                | ({"house": True} if who is None else {}))
+
+    cy = [{"from": "Cy", "from_name": "Cy"} | to("Ann", 250),
+          {"from": "Cy", "from_name": "Cy"} | to(None, 250)]
+    assert owed() == (0, {"discrepancies": [], "still_owed": [
+        {"session": "night", "owed_minor": 1250, "decimals": 2, "currency": "USD",
+         "transfers": [{"from": "Bob", "from_name": "Bob"} | to("Ann", 750), *cy]}]})
+    assert run("pay", "night", "Bob", "Ann", "7.50").exit_code == 0
+    code, body = owed()
+    assert (code, body["still_owed"]) == (1, [
+        {"session": "night", "owed_minor": 500, "decimals": 2, "currency": "USD",
+         "transfers": cy}])
+    for payment in (("Cy", "Ann", "2.50"), ("Cy", "rake", "2.50")):
+        assert run("pay", "night", *payment).exit_code == 0
+    assert owed() == (0, {"discrepancies": []})

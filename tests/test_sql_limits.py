@@ -29,7 +29,7 @@ done = subprocess.run(sys.argv[1:])
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
 sys.exit(done.returncode)
 """
-STOPPED = "(stopped at {n} rows: there are more; --max-rows N prints more)"
+STOPPED = "note: stopped at {n} rows: there are more; --max-rows N prints more"
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ catches them up first).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ledger.audit.player_balances import Balances, balances
@@ -372,6 +372,59 @@ def session_books(con: Any) -> list[Any]:
         if paid:
             book.payments.append((player, "", paid))
     return list(books.values())
+
+
+@dataclass(frozen=True)
+class Owing:
+    """A closed session where money is still owed after the payments recorded: ``owed_minor``
+    what its debtors must still pay (:func:`owed`), in minor units of ``currency`` with
+    ``decimals`` places (its chip's unit; plain chips: ``currency`` None, 0 places, a chip a
+    minor unit); ``balances`` what each of its players still owes (negative) or is owed
+    (minor units: his net less the payments he received, plus those he made) and
+    ``to_house`` what the house (whoever keeps the rake) is still owed, as ``settle`` reckons
+    them (:func:`transfers` settles them)."""
+
+    session: str
+    owed_minor: int
+    decimals: int
+    currency: str | None
+    balances: tuple[tuple[str, int], ...]
+    to_house: int
+
+    def transfers(self) -> list[HouseTransfer] | None:
+        """Who pays whom, ``(from, to, minor units)``, None the house, as ``settle
+        --session`` gives them (:func:`ledger.audit.settle.fewest_transfers`: computed when
+        asked, its exact search costing up to some 50 ms for 14 players); None when the
+        balances do not sum to zero once the rake is the house's (the audit's findings say
+        why: nobody can settle that)."""
+        group = dict(self.balances)
+        if sum(group.values()) + self.to_house or HOUSE in group:
+            return None
+        return _transfers(group, self.to_house)
+
+
+def owing(con: Any) -> tuple[Owing, ...]:
+    """The closed sessions where money is still owed after the payments recorded, in ledger
+    order (:class:`Owing`; what ``session list`` says ``… owed`` of, what a clean audit adds
+    ``still owes money`` of). Reads ``session_book`` and ``player_session_results`` alone, so
+    it runs on the tables a Dask replay writes too (:mod:`replay.distributed`)."""
+    due = owed(con)
+    closed = [(name, int(decimals or 0), currency or None) for name, decimals, currency
+              in con.execute("SELECT session, decimals, currency FROM session_book"
+                             " WHERE session IS NOT NULL AND closed ORDER BY ord").fetchall()
+              if due.get(name, 0) > 0]
+    if not closed:
+        return ()
+    nets = session_nets(con, [name for name, *_ in closed])
+    house = dict(con.execute(
+        "SELECT session, rake::HUGEINT * coalesce(chip_value_minor, 1)"
+        " - coalesce(house_received_minor, 0) + coalesce(house_paid_minor, 0)"
+        " FROM session_book WHERE session IS NOT NULL").fetchall())
+    return tuple(
+        Owing(name, due[name], decimals, currency,
+              tuple((p["player"], p["net"] + p["paid_minor"] - p["received_minor"])
+                    for p in nets.get(name, [])), int(house.get(name) or 0))
+        for name, decimals, currency in closed)
 
 
 def owed(con: Any) -> dict[str | None, int]:

@@ -41,12 +41,15 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.audit.books import Series
 from ledger.audit.checks import Finding
 from ledger.model.errors import LedgerError
 from ledger.store.duck import duckdb, present_tables
+
+if TYPE_CHECKING:
+    from ledger.audit.settlement import Owing
 
 #: Bump when a derived table or view changes shape, or what the books compute into them (6: the
 #: table's dead money in the main pot, an open hand in progress, a voided hand's stacks count
@@ -274,9 +277,10 @@ class AuditReport:
     session_units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict,
                                                                   compare=False)
     #: The closed sessions where money is still owed after the payments recorded, in ledger
-    #: order (:func:`ledger.audit.settlement.owed`, as ``session list`` says ``… owed``): a
-    #: session with no payment recorded is no finding unless ``audit --unsettled`` asks.
-    owing: tuple[str, ...] = field(default=(), compare=False)
+    #: order, each with what and who pays whom (:func:`ledger.audit.settlement.owing`, as
+    #: ``session list`` says ``… owed``): a session with no payment recorded is no finding
+    #: unless ``audit --unsettled`` asks.
+    owing: tuple[Owing, ...] = field(default=(), compare=False)
 
 
 def read_audit(con: Any) -> AuditReport:
@@ -315,10 +319,7 @@ def read_audit(con: Any) -> AuditReport:
             " WHERE b.session IS NOT NULL AND (b.currency IS NOT NULL OR b.decimals > 0"
             " OR b.chip_value_minor > 1) AND b.session IN (SELECT d.session FROM"
             " audit_discrepancies d WHERE d.hand_id IS NULL)").fetchall()}
-        owed = settlement.owed(con)
-        owing = tuple(name for (name,) in con.execute(
-            "SELECT session FROM session_book WHERE session IS NOT NULL AND closed"
-            " ORDER BY ord").fetchall() if owed.get(name, 0) > 0)
+        owing = settlement.owing(con)
     except duckdb.Error as e:
         raise LedgerError(f"cannot read the derived tables: {e}") from e
     return AuditReport(findings, hands, [tuple(r) for r in incomplete], units, sessions, owing)

@@ -252,6 +252,16 @@ def first_rows(ledger: Any, hands: Sequence[str]) -> dict[str, tuple[str, str | 
     return {hand: (payload, key) for hand, payload, key in rows}
 
 
+def hand_sessions(ledger: Any, hands: Sequence[str]) -> dict[str, str | None]:
+    """``{hand: its session (None: of no session)}`` for those of ``hands`` the ledger holds
+    (one query over their first rows)."""
+    if not hands:
+        return {}
+    return dict(ledger.query(
+        "SELECT hand_id, session FROM events WHERE seq = 1 AND hand_id IN (SELECT UNNEST(?))",
+        [list(hands)]))
+
+
 def cut_hands(ledger: Any, hands: Sequence[str]) -> set[str]:
     """Those of ``hands`` whose stored stream ends ``incomplete`` somewhere (a log cut off)."""
     if not hands:

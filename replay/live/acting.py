@@ -221,6 +221,8 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
     ``closed``: go in though the hand's session is closed (:func:`_closed_session`).
 
     Raises:
+        LedgerError: ``closed`` given for a hand of a session that is open
+            (:func:`replay.sessions.state.closed_flag_on_hand`); nothing is written.
         IllegalAction: not legal now (naming what is legal), or the hand is in play in a
             closed session without ``closed``; nothing is written. Its amounts are written
             as the hand's actions take them (:func:`replay.typed.reason_as_typed`: ``"raise
@@ -230,6 +232,13 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
 
     state, rows = current_rows(ledger, hand)
     last = len(rows)
+    if closed:  # refused on a hand of an open session, as the books' commands refuse it
+        from ledger.model.errors import quoted
+        from ledger.model.shell import shell_arg
+        from replay.sessions.state import closed_flag_on_hand
+
+        closed_flag_on_hand(ledger, [state.started.session],
+                            f"act {shell_arg(hand)} {quoted(action)} --closed")
     if not closed and state.status == "open":
         _closed_session(ledger, hand, state, rows[0].position, action)
     names = _platform_names(ledger)

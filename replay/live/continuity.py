@@ -115,6 +115,20 @@ def in_play(ledger: Any, session: str | None, hand: str, groups: Mapping[str, se
     return found
 
 
+def _ending(ledger: Any, hand: str) -> str:
+    """What ends ``hand``, in play, as :func:`not_in_play` names it beside other hands:
+    ``handledger act h1 end`` when it can end now (:func:`replay.live.acting.can_end`), else
+    ``pay its pots, then `handledger act h1 end``` or ``play it out and end it``."""
+    from replay.live.acting import can_end
+
+    ending = can_end(ledger, hand)
+    if ending == "now":
+        return f"`handledger act {shell_arg(hand)} end`"
+    if ending == "paid":
+        return f"pay its pots, then `handledger act {shell_arg(hand)} end`"
+    return "play it out and end it"
+
+
 def not_in_play(ledger: Any, session: str | None, started: Any, names: Mapping[str, str],
                 shown: Callable[[str], str] = str) -> None:
     """Refuse ``started`` (a ``hand_started`` not yet written) when it seats a player, under
@@ -123,9 +137,10 @@ def not_in_play(ledger: Any, session: str | None, started: Any, names: Mapping[s
     there too) still in play (:func:`in_play`): a player can risk
     only the chips on the table when the deal starts, and his are in that hand's pot until
     it ends (table stakes, RULES.md §1.1); two hands on the same chips would both be billed
-    by settle. The first such hand is named with what ends it: ``act HAND end`` when it can
+    by settle. The hand is named with what ends it: ``act HAND end`` when it can
     end now (:func:`replay.live.acting.can_end`), else its pots paid first or its play to
-    the end, or its void.
+    the end, or its void; several such hands are each named so (:func:`_ending`), and one
+    ``void`` of them all.
     ``shown`` names a player as the reads do.
 
     Raises:
@@ -144,9 +159,11 @@ def not_in_play(ledger: Any, session: str | None, started: Any, names: Mapping[s
     verb = "are" if len(players) > 1 else "is"
     more = "".join(f"; {and_list([shown(p) for p in there])} in hand {h}"
                    for h, there in playing[1:])
-    void = f"`handledger void {shell_arg(other)} --reason … --by …`"
-    ending = can_end(ledger, other)
-    if ending == "now":
+    void = f"`handledger void {' '.join(shell_arg(h) for h, _ in playing)} --reason … --by …`"
+    if len(playing) > 1:  # each hand in play named with what ends it, one void for all
+        ends = "; ".join(f"{h}: {_ending(ledger, h)}" for h, _ in playing)
+        fix = f"end them first ({ends}) or void them ({void})"
+    elif (ending := can_end(ledger, other)) == "now":
         fix = f"end it first (`handledger act {shell_arg(other)} end`) or void it ({void})"
     elif ending == "paid":
         fix = (f"pay its pots and end it first (`handledger act {shell_arg(other)} end` once they "

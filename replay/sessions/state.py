@@ -222,6 +222,27 @@ def closed_flag_on_open(state: SessionState, session: str, typed: str) -> None:
                           "session's books; nothing written (leave out --closed)")
 
 
+def closed_flag_on_hand(ledger: Any, sessions: Sequence[str | None], typed: str) -> None:
+    """Refuse ``--closed`` given to a write into hands (``act``, ``correct``, ``void``,
+    ``undo``) of ``sessions`` (each hand's, None for a hand of no session) when none of them
+    is closed and one is open, as :func:`closed_flag_on_open` refuses it for a session's
+    books, naming the first open one: the flag lets in nothing there. A ``void`` of hands of
+    a closed session and of an open one takes it (the closed one's books need it). A hand of
+    no session, or of a session never opened (a file's hands naming it), has no books settled
+    at a close: it is let through, as ``session void`` lets such a session through.
+    ``typed``: the command as typed, ``--closed`` last.
+
+    Raises:
+        LedgerError: naming the first open session and the command; nothing written.
+    """
+    states = {s: session_state(ledger, s) for s in dict.fromkeys(sessions) if s is not None}
+    opened = {s: state for s, state in states.items() if state.opened}
+    if any(state.closed for state in opened.values()):
+        return
+    for session, state in opened.items():
+        closed_flag_on_open(state, session, typed)
+
+
 def no_session(name: str, names: list[str], *, to_open: bool = True) -> NotFound:
     """The refusal of a command that needs session ``name``, which is none of the sessions
     ``names`` (the closest named): ``no session 'fri' (open it with `handledger session open
