@@ -154,11 +154,16 @@ def _chip_worth(unit: Any) -> str:
 @click.pass_obj
 def session_void(obj: Context, name: str, reason: str, by: str, sign: str | None,
                  closed: bool, keys_dir: str) -> None:
-    """Take session NAME back (imported into the wrong ledger, recorded under the wrong name):
+    """Take session NAME back (imported or recorded into the wrong ledger or session):
     void every hand of it and retract every buy-in, cash-out and payment of its books, in one
     write, all or nothing, each checked as `void` and `entry retract` check it, a hand still
     in play voided too (the output names it). Hands voided and entries retracted already are
-    passed over. Refused, exit 2, for a closed session unless --closed."""
+    passed over. Refused, exit 2, for a closed session unless --closed.
+
+    The voided hands stay in NAME: importing their file again, into NAME or another session,
+    brings none back (import it into a new ledger, `--db NEW.duckdb import --session S FILE`,
+    to have it in session S); a hand recorded live goes into the right session with `hand
+    again HAND --session S` once its players' buy-ins are recorded there."""
     from ledger.store.keys import KeyStore
     from replay.voiding import void_session
 
