@@ -394,15 +394,21 @@ def player() -> None:
 @click.argument("other")
 @click.option("--session", "session_name", default=None,
               help="Record it in this session's stream (default: the latest session).")
+@click.option("--new", "new", is_flag=True,
+              help="NAME is a new player's name, not a typo of a player's the ledger holds "
+                   "(a new NAME spelled close to one is refused without it).")
 @click.pass_obj
-def player_alias(obj: Context, name: str, other: str, session_name: str | None) -> None:
+def player_alias(obj: Context, name: str, other: str, session_name: str | None,
+                 new: bool) -> None:
     """OTHER (another name or a platform id) is the player NAME everywhere: balances,
     standings, the audit. A PokerNow player's name (or his label "Name (id)") stands for his
-    id; a name two PokerNow players share is refused. The latest alias wins."""
+    id; a name two PokerNow players share is refused. A NAME the ledger does not hold is
+    refused when spelled close to one it holds (a typo?), unless --new. The latest alias
+    wins."""
     from replay.sessions import aliases as books
 
     _, known, other_known, alias = books.add_alias(obj.ledger(existing=True), name, other,
-                                                   session_name)
+                                                   session_name, new=new)
     # a PokerNow name stands for his id: the line names the id the alias was recorded for
     shown = other if alias == other or other.endswith(f" ({alias})") else f"{other} ({alias})"
     click.echo(f"{shown} is {name}")

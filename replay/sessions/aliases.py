@@ -39,8 +39,8 @@ from replay.sessions.state import (
 )
 
 
-def add_alias(ledger: Any, name: str, other: str, session: str | None
-              ) -> tuple[str, bool, bool, str]:
+def add_alias(ledger: Any, name: str, other: str, session: str | None, *,
+              new: bool = False) -> tuple[str, bool, bool, str]:
     """Record that ``other`` (another name or a platform id) is the player ``name``, in
     ``session``'s stream (default: the latest session). A PokerNow player's name (the one
     his import logged for his id, from any session) or his label ``Name (id)`` stands for his
@@ -48,7 +48,9 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     and entries count as ``name``'s. Returns the session, whether ``name`` is a player name
     the ledger held already (False: ``other`` is renamed to a new name), whether ``other`` is
     (False: a name no hand, entry or alias gave yet, perhaps a typo), each of which the
-    caller says, and the alias recorded (``other``, or the id it stands for).
+    caller says, and the alias recorded (``other``, or the id it stands for). ``new``
+    (``--new``): ``name`` is a new player's name, not a typo of one the ledger holds, however
+    close its spelling (docs/LIVE.md "Player aliases").
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
@@ -57,11 +59,12 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
             :func:`ledger.model.names.check_new_name`), or ``other`` is ``name`` (or his
             PokerNow name); NotFound: no session; LedgerError: ``other`` the PokerNow name of
             two or more ids (naming them; :func:`platform_other`), ``name`` is no player
-            name of the ledger and close to
-            one that is (a typo: :func:`ledger.model.names.likely_meant`, ``other`` and his
-            aliases aside), the two sat in one hand together or both have
-            book entries in one session (two players: an alias would merge their nets,
-            RULES.md §1.1).
+            name of the ledger and close to one that is (a typo:
+            :func:`ledger.model.names.likely_meant`, ``other`` and his aliases aside; the
+            names ``other`` could be an alias of offered, and ``--new``), unless ``new``,
+            the two sat in one hand together or both have book entries in one session (two
+            players: an alias would merge their nets, RULES.md §1.1); MalformedInput:
+            ``new`` and ``name`` is a player of the ledger already.
     """
     check_name(name)
     if name == other:
@@ -83,20 +86,14 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
         check_name_length(name, where="player alias")  # before a line prints it
         check_new_name(name)
         check_not_the_house(name)
-    if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
-        raise LedgerError(f"{name} is no player in the ledger: did you mean "
-                          f"{' or '.join(close)}? (`handledger player alias {shell_arg(close[0])} "
-                          f"{shell_arg(typed)}`); nothing recorded")
-    if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
-        raise LedgerError(f"{name} and {said} sat in hand {hand} together: they are two "
-                          "players, not one (no alias recorded)")
-    if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
-        raise LedgerError(
-            f"{name} and {said} both have book entries in session {both}: they are two "
-            f"players, not one (no alias recorded); if they are one, retract {said}'s "
-            f"entries there and record them again as {name}'s (`handledger entry retract "
-            f"{shell_arg(both)} SEQ --reason … --by …`; `handledger history --session "
-            f"{shell_arg(both)}` lists them)")
+    if new and known:
+        raise MalformedInput(f"--new: {name} is a player of the ledger already, no new name "
+                             "(leave out --new); nothing recorded")
+    if not known and not new and (close := likely_meant(name, pool := sorted(
+            names - theirs - {other}))):
+        raise _typo(ledger, name, typed, other, close, pool)
+    if (two := _two_players(ledger, name, said, mine, theirs)) is not None:
+        raise two
     if session is None:
         session = latest_session(ledger)
         if session is None:
@@ -104,6 +101,62 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     state = open_state(ledger, session, allow_closed=True)
     append_entry(ledger, session, ev.PlayerAlias(player=name, alias=other), state)
     return session, known, other in names, other
+
+
+def _apart(ledger: Any, mine: set[str], theirs: set[str]) -> str | None:
+    """What shows the player of the names ``mine`` and the one of ``theirs`` are two
+    (RULES.md §1.1): ``sat in hand H together`` or ``both have book entries in session
+    S``; None when nothing does."""
+    if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
+        return f"sat in hand {hand} together"
+    if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
+        return f"both have book entries in session {both}"
+    return None
+
+
+def _two_players(ledger: Any, name: str, said: str, mine: set[str], theirs: set[str]
+                 ) -> LedgerError | None:
+    """The refusal of ``player alias`` of ``said`` (his names ``theirs``) to ``name`` (his
+    names ``mine``) when they are two players (:func:`_apart`); None when nothing says so."""
+    if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
+        return LedgerError(f"{name} and {said} sat in hand {hand} together: they are two "
+                           "players, not one (no alias recorded)")
+    if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
+        return LedgerError(
+            f"{name} and {said} both have book entries in session {both}: they are two "
+            f"players, not one (no alias recorded); if they are one, retract {said}'s "
+            f"entries there and record them again as {name}'s (`handledger entry retract "
+            f"{shell_arg(both)} SEQ --reason … --by …`; `handledger history --session "
+            f"{shell_arg(both)}` lists them)")
+    return None
+
+
+def _typo(ledger: Any, name: str, typed: str, other: str, close: list[str],
+          pool: list[str]) -> LedgerError:
+    """The refusal of ``player alias NAME OTHER`` whose new ``name`` is spelled close to the
+    players ``close`` (a typo? :func:`ledger.model.names.likely_meant` of ``pool``, the
+    names it may mean): it offers only names of ``pool`` as close that ``other`` (as
+    ``typed``) could be an alias of, at most two, each checked as ``player alias`` checks
+    it (:func:`_apart`), else says why the first of ``close`` cannot be meant; and ``--new``
+    for a name that is new."""
+    theirs = alias_group(ledger, other)
+    fits, why = [], None
+    for meant in likely_meant(name, pool, n=len(close) + 8):
+        mine = alias_group(ledger, meant)
+        if (apart := _apart(ledger, mine, theirs - mine)) is None:
+            fits.append(meant)
+        elif why is None:
+            why = f"{meant} and {typed} {apart}"
+        if len(fits) == len(close):
+            break
+    new = (f"if {name} is a new player's name, `handledger player alias {shell_arg(name)} "
+           f"{shell_arg(typed)} --new` records it; nothing recorded")
+    if fits:
+        return LedgerError(
+            f"{name} is no player in the ledger: did you mean {' or '.join(fits)}? "
+            f"(`handledger player alias {shell_arg(fits[0])} {shell_arg(typed)}`); {new}")
+    return LedgerError(f"{name} is no player in the ledger; it is spelled close to "
+                       f"{' and '.join(close)}, but {why} (two players, so not meant); {new}")
 
 
 def platform_other(ledger: Any, name: str, other: str) -> str:
