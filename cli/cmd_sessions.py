@@ -432,12 +432,16 @@ def player_alias(obj: Context, name: str, other: str, session_name: str | None,
 def player_unalias(obj: Context, alias: str, reason: str, by: str,
                    session_name: str | None) -> None:
     """ALIAS is no longer another player's name, from here on: balances, standings, the
-    audit read it as a player of its own again (the alias stays in the history)."""
+    audit read it as a player of its own again (the alias stays in the history). ALIAS is
+    read as `player alias` reads OTHER: a PokerNow player's label "Name (id)", or his name
+    while a host's alias names his id, stands for his id."""
     from replay.sessions import aliases as books
 
-    _, player = books.end_alias(obj.ledger(existing=True), alias, session_name, reason=reason,
-                                by=by)
-    click.echo(f"{alias} is no longer {player}")
+    _, player, ended = books.end_alias(obj.ledger(existing=True), alias, session_name,
+                                       reason=reason, by=by)
+    # a PokerNow name stands for his id: the line names the id whose alias ended, as alias
+    shown = alias if ended == alias or alias.endswith(f" ({ended})") else f"{alias} ({ended})"
+    click.echo(f"{shown} is no longer {player}")
 
 
 @click.command()

@@ -184,45 +184,42 @@ def platform_other(ledger: Any, name: str, other: str) -> str:
 
 
 def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: str
-              ) -> tuple[str, str]:
+              ) -> tuple[str, str, str]:
     """End the alias ``alias`` (a name ``player alias`` or a PokerNow import made another
     player's) from here on: a ``player_unaliased`` in ``session``'s stream (default: the
     latest session), the ``player_alias`` rows staying in the ledger. Every reader of the
     alias map (:func:`replay.sessions.state.series_names`,
     :func:`ledger.audit.books.resolve_aliases`) then takes ``alias`` as a player of his own
     name again, or the player a statement of it before the one ended made him (README
-    "player unalias"). Returns the session and the player the ended statement named
-    (``player alias NAME ALIAS``'s NAME; a PokerNow import's id).
+    "player unalias"). ``alias`` is taken as ``player alias`` takes its OTHER: a PokerNow
+    player's label ``Name (id)``, or the name his log gave an id a host made an alias
+    (``player alias Bob Qapurjsa9``, recorded for BfS83Cedu3), stands for his id
+    (:func:`unalias_target`). Returns the session, the player the ended statement named
+    (``player alias NAME ALIAS``'s NAME; a PokerNow import's id) and the alias ended.
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger fails the proof made before writing; nothing
             written. MalformedInput: a bad name (:func:`ledger.model.names.check_name`);
             LedgerError: ``alias`` is no alias now (a player's own name, one never aliased or
-            one unaliased already), or the name PokerNow logged for a player's id
-            (:func:`ledger.store.own_names.platform_own_name`) while that id is an alias of
-            another player (the alias a host made is the id's: it is ended instead) or book
-            entries in force are written under the name (:func:`check_no_entries_under`);
-            NotFound: no session.
+            one unaliased already), the name PokerNow logged for two or more ids a host made
+            aliases (naming them), or the name PokerNow logged for a player's id
+            (:func:`ledger.store.own_names.platform_own_name`) while book entries in force
+            are written under the name (:func:`check_no_entries_under`); NotFound: no
+            session.
     """
     check_name(alias)
     prove_before_writing(ledger)
     names = series_names(ledger)
+    typed, alias = alias, unalias_target(ledger, alias, names)
     player = names.get(alias)
     if player is None:
         aliases = sorted(a for a, p in names.items() if p == alias)
         said = (f" (its aliases: {', '.join(aliases)}; `handledger player unalias "
                 f"{shell_arg(aliases[0])} --reason … --by …` ends one)" if aliases else "")
-        raise LedgerError(f"{alias} is no alias of another player{said}; nothing recorded")
+        raise LedgerError(f"{typed} is no alias of another player{said}; nothing recorded")
     pairs = alias_pairs(ledger)
     force = aliases_in_force(pairs)
     if (pid := platform_own_name(ledger, alias)) is not None:
-        if pid in names:  # ``player alias NAME A8`` recorded for A8's id: that is the alias
-            host = [p for (p, a), on in zip(pairs, force, strict=True) if on and a == pid]
-            raise LedgerError(
-                f"{alias} is the name PokerNow logged for {pid}, not an alias a host made; "
-                f"{pid} is {host[-1]}'s by `player alias`: `handledger player unalias "
-                f"{shell_arg(pid)} "
-                "--reason … --by …` ends that; nothing recorded").keeping_names()
         check_no_entries_under(ledger, alias, pid)
     if session is None:
         session = latest_session(ledger)
@@ -231,7 +228,30 @@ def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: 
     state = open_state(ledger, session, allow_closed=True)
     said = [p for (p, a), on in zip(pairs, force, strict=True) if on and a == alias]
     append_entry(ledger, session, ev.PlayerUnaliased(alias=alias, reason=reason, by=by), state)
-    return session, said[-1] if said else player
+    return session, said[-1] if said else player, alias
+
+
+def unalias_target(ledger: Any, alias: str, names: dict[str, str]) -> str:
+    """The alias ``player unalias ALIAS`` ends, ``alias`` read as ``player alias`` reads its
+    OTHER (:func:`platform_other`): a PokerNow player's label ``Name (id)`` stands for his
+    id; so does the name PokerNow logged for an id that ``names`` (the alias map in force)
+    makes another player's, a host's alias, which ``player alias NAME LOGGED-NAME`` recorded
+    for the id (ending the logged name would leave that alias in force). Else ``alias``.
+
+    Raises:
+        LedgerError: ``alias`` is the PokerNow name of two or more ids a host made aliases,
+            naming them (as ``player alias`` refuses a name two PokerNow players share).
+    """
+    label = PLATFORM_LABEL.fullmatch(alias)
+    if label is not None and label["id"] in platform_ids_named(ledger, label["name"]):
+        return label["id"]
+    ids = [pid for pid in platform_ids_named(ledger, alias) if pid in names]
+    if len(ids) > 1:
+        raise LedgerError(
+            f"{alias} is the PokerNow name of {len(ids)} players a host made aliases "
+            f"({', '.join(ids)}): name the one meant by his id (`handledger player unalias "
+            f"{shell_arg(ids[0])} --reason … --by …`); nothing recorded").keeping_names()
+    return ids[0] if ids else alias
 
 
 def check_no_entries_under(ledger: Any, name: str, pid: str) -> None:
