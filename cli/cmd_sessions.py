@@ -154,11 +154,16 @@ def _chip_worth(unit: Any) -> str:
 @click.pass_obj
 def session_void(obj: Context, name: str, reason: str, by: str, sign: str | None,
                  closed: bool, keys_dir: str) -> None:
-    """Take session NAME back (imported into the wrong ledger, recorded under the wrong name):
+    """Take session NAME back (imported or recorded into the wrong ledger or session):
     void every hand of it and retract every buy-in, cash-out and payment of its books, in one
     write, all or nothing, each checked as `void` and `entry retract` check it, a hand still
     in play voided too (the output names it). Hands voided and entries retracted already are
-    passed over. Refused, exit 2, for a closed session unless --closed."""
+    passed over. Refused, exit 2, for a closed session unless --closed.
+
+    The voided hands stay in NAME: importing their file again, into NAME or another session,
+    brings none back (import it into a new ledger, `--db NEW.duckdb import --session S FILE`,
+    to have it in session S); a hand recorded live goes into the right session with `hand
+    again HAND --session S` once its players' buy-ins are recorded there."""
     from ledger.store.keys import KeyStore
     from replay.voiding import void_session
 
@@ -389,15 +394,21 @@ def player() -> None:
 @click.argument("other")
 @click.option("--session", "session_name", default=None,
               help="Record it in this session's stream (default: the latest session).")
+@click.option("--new", "new", is_flag=True,
+              help="NAME is a new player's name, not a typo of a player's the ledger holds "
+                   "(a new NAME spelled close to one is refused without it).")
 @click.pass_obj
-def player_alias(obj: Context, name: str, other: str, session_name: str | None) -> None:
+def player_alias(obj: Context, name: str, other: str, session_name: str | None,
+                 new: bool) -> None:
     """OTHER (another name or a platform id) is the player NAME everywhere: balances,
     standings, the audit. A PokerNow player's name (or his label "Name (id)") stands for his
-    id; a name two PokerNow players share is refused. The latest alias wins."""
+    id; a name two PokerNow players share is refused. A NAME the ledger does not hold is
+    refused when spelled close to one it holds (a typo?), unless --new. The latest alias
+    wins."""
     from replay.sessions import aliases as books
 
     _, known, other_known, alias = books.add_alias(obj.ledger(existing=True), name, other,
-                                                   session_name)
+                                                   session_name, new=new)
     # a PokerNow name stands for his id: the line names the id the alias was recorded for
     shown = other if alias == other or other.endswith(f" ({alias})") else f"{other} ({alias})"
     click.echo(f"{shown} is {name}")
@@ -421,12 +432,16 @@ def player_alias(obj: Context, name: str, other: str, session_name: str | None) 
 def player_unalias(obj: Context, alias: str, reason: str, by: str,
                    session_name: str | None) -> None:
     """ALIAS is no longer another player's name, from here on: balances, standings, the
-    audit read it as a player of its own again (the alias stays in the history)."""
+    audit read it as a player of its own again (the alias stays in the history). ALIAS is
+    read as `player alias` reads OTHER: a PokerNow player's label "Name (id)", or his name
+    while a host's alias names his id, stands for his id."""
     from replay.sessions import aliases as books
 
-    _, player = books.end_alias(obj.ledger(existing=True), alias, session_name, reason=reason,
-                                by=by)
-    click.echo(f"{alias} is no longer {player}")
+    _, player, ended = books.end_alias(obj.ledger(existing=True), alias, session_name,
+                                       reason=reason, by=by)
+    # a PokerNow name stands for his id: the line names the id whose alias ended, as alias
+    shown = alias if ended == alias or alias.endswith(f" ({ended})") else f"{alias} ({ended})"
+    click.echo(f"{shown} is no longer {player}")
 
 
 @click.command()

@@ -140,7 +140,8 @@ def test_alias_to_a_mistyped_player_name_is_refused_and_a_new_name_warned(tmp_pa
     before = rows(db)
     line = refused(run(db, "player", "alias", "Alce", "A1"))
     assert line == ("error: Alce is no player in the ledger: did you mean Alice? (`handledger "
-                    "player alias Alice A1`); nothing recorded")
+                    "player alias Alice A1`); if Alce is a new player's name, `handledger "
+                    "player alias Alce A1 --new` records it; nothing recorded")
     assert rows(db) == before
     out = run(db, "player", "alias", "Bbo", "Bob")
     assert (out.exit_code, out.stdout, out.stderr) == (0, "Bob is Bbo\n", (
@@ -153,6 +154,40 @@ def test_alias_to_a_mistyped_player_name_is_refused_and_a_new_name_warned(tmp_pa
         "--reason … --by …`)\n"))
     assert rows(db)[len(before):] == [("session:friday", 4, "player_alias"),
                                       ("session:friday", 5, "player_alias")]
+
+
+def test_alias_to_a_new_name_close_to_a_player_offers_only_what_goes_in_and_new(
+        tmp_path: Path) -> None:
+    """A new NAME spelled close to players' names is refused as a typo, offering only the
+    names OTHER could be an alias of (a player who sat or has book entries with OTHER is
+    another player: ``player alias`` refuses him) and ``--new``, which records the new name
+    (warned of); ``--new`` for a name the ledger holds is refused."""
+    db = tmp_path / "t.duckdb"
+    open_s(db, "friday", "Alice", "Alicia", "Bob")
+    before = rows(db)
+    # both names close to Alica have entries in friday beside Bob's: neither is offered
+    assert refused(run(db, "player", "alias", "Alica", "Bob")) == (
+        "error: Alica is no player in the ledger; it is spelled close to Alicia and Alice, "
+        "but Alicia and Bob both have book entries in session friday (two players, so not "
+        "meant); if Alica is a new player's name, `handledger player alias Alica Bob --new` "
+        "records it; nothing recorded")
+    open_s(db, "sat", "Alicee", "Cy")
+    before = rows(db)
+    # Alicee, in sat only, may be Bob; Alice, beside Bob in friday, is not offered
+    assert refused(run(db, "player", "alias", "Alicie", "Bob")) == (
+        "error: Alicie is no player in the ledger: did you mean Alicee? (`handledger player "
+        "alias Alicee Bob`); if Alicie is a new player's name, `handledger player alias "
+        "Alicie Bob --new` records it; nothing recorded")
+    assert rows(db) == before
+    assert refused(run(db, "player", "alias", "Bob", "Cy", "--new")) == (
+        "error: --new: Bob is a player of the ledger already, no new name (leave out --new); "
+        "nothing recorded")
+    assert rows(db) == before
+    out = run(db, "player", "alias", "Alica", "Bob", "--new")
+    assert (out.exit_code, out.stdout, out.stderr) == (0, "Bob is Alica\n", (
+        "warning: Alica is no player in the ledger yet: Bob is named Alica everywhere now "
+        "(balances, standings, the audit)\n"))
+    assert rows(db)[len(before):] == [("session:sat", 4, "player_alias")]
 
 
 STARS = Path(__file__).resolve().parents[2] / "shared/data/text" \

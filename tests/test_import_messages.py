@@ -144,9 +144,12 @@ def test_hands_already_in_the_ledger_that_are_voided_say_so_and_what_to_do(
                    f"(1 of them {VOIDED}); 0 rejected\n")
     assert events(db) == stored
     assert one_shot(db, "session", "open", "T")[0] == 0
+    # under another session, what the user can do is said too: a new ledger
     assert one_shot(db, "import", "--session", "T", str(loose))[1] == (
         "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger (they stay "
-        f"outside session T; 1 of them {VOIDED}); 0 rejected\n")
+        f"outside session T; 1 of them {VOIDED}; a hand stays in the session it was stored "
+        "in: to have them in session T, import the file into a new ledger (`handledger --db "
+        "NEW.duckdb import --session T FILE`)); 0 rejected\n")
     assert one_shot(db, "undo", hand, "--by", "host")[0] == 0
     assert one_shot(db, "import", "--session", "S", str(loose), str(kept))[1] == (
         "imported 0 hand(s) (0 events) from 2 file(s); 2 already in the ledger; 0 rejected\n")

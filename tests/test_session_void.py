@@ -460,6 +460,73 @@ def test_a_pokernow_log_imported_into_the_wrong_ledger(user, db, tmp_path) -> No
         "Aab Ovwsi (gKyQzJRs7T)              7000         1000            0     52        1")
 
 
+def test_a_log_voided_in_the_wrong_session_says_it_cannot_go_into_the_right_one(
+        user, db) -> None:  # noqa: ANN001
+    """A week's PokerNow log (4 hands, 3 buy-ins of 1000) imported as club-w2, the week
+    after, and taken back with ``session void``: imported as club-w1 it is refused, nothing
+    written, saying its hands are voided in club-w2 (no longer that its buy-ins would count
+    twice: they are retracted) and how to have it in club-w1, a new ledger. Voided by
+    ``void`` alone, its buy-ins still count, and the refusal says it too."""
+    log = str(SHARED / "pokernow" / "charlestudor_Input_Log_001.csv")
+    for name, day in (("club-w1", "2022-01-13"), ("club-w2", "2022-01-20")):
+        assert user("session", "open", name, "--date", day)[0] == 0
+    assert user("import", "--session", "club-w2", log)[1] == (
+        "imported 4 hand(s) (59 events) from 1 file(s); 0 already in the ledger; 0 rejected\n")
+    twice = (f"error: {log}: this PokerNow game is in the ledger already, in session club-w2: "
+             "it is not imported into session club-w1 too (its buy-ins would count twice); "
+             "nothing of the file was written\n")
+    assert user("import", "--session", "club-w1", log)[2] == twice
+    assert user("void", "pn-club-w2-1-164210353199300", *WHY)[0] == 0  # one hand: as before
+    assert user("import", "--session", "club-w1", log)[2] == twice
+    assert user("session", "void", "club-w2", "--reason", "wrong week", "--by", "Org") == (
+        0, "session club-w2 voided: 3 hands voided, 3 book entries retracted (3 buy-ins, 0 "
+           "cash-outs, 0 payments); every net in club-w2 is 0 now (passed over: 1 hand voided "
+           "before)\n", "")
+    assert _unchanged(user, Path(db), "import", "--session", "club-w1", log) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
+           "rejected\n",
+        f"error: {log}: this PokerNow game is in the ledger already, in session club-w2, its "
+        "4 hand(s) voided there: a voided hand stays voided (an import never brings one back) "
+        "and stays in its session, so this ledger cannot take the game into session club-w1; "
+        "to have it there, import it into a new ledger (`handledger --db NEW.duckdb import "
+        f"--session club-w1 {log}`); nothing of the file was written\n")
+    assert user("session", "list")[1] == (
+        "club-w1  2022-01-13  0 hand(s)  0 buy-in(s)  open\n"
+        "club-w2  2022-01-20  4 hand(s) (4 voided)  3 buy-in(s) (3 retracted)  open\n")
+
+
+def test_a_pokerstars_file_voided_in_the_wrong_session_says_what_to_do(user, db) -> None:  # noqa: ANN001
+    """A PokerStars file (one hand, no session of its own) imported into week2 and taken back
+    with ``session void``: imported into week1 it adds nothing, exit 0, and its summary says
+    the hand stays in week2, voided, and how to have it in week1: a new ledger."""
+    stars = str(SHARED / "text" /
+                "Stars-cash-NLHE-FR-USD-0.05-0.10-201004.allinWithAmtReturned.txt")
+    for name, day in (("week1", "2010-04-01"), ("week2", "2010-04-08")):
+        assert user("session", "open", name, "--date", day, "--chip-value", "0.01",
+                    "--currency", "USD")[0] == 0
+    assert user("import", "--session", "week2", stars)[1] == (
+        "imported 1 hand(s) (23 events) from 1 file(s); 0 already in the ledger; 0 rejected\n")
+    assert user("session", "void", "week2", *WHY)[0] == 0
+    assert _unchanged(user, Path(db), "import", "--session", "week1", stars) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger (they stay "
+           "outside session week1; 1 of them voided here: an import never brings a voided hand "
+           "back; a hand stays in the session it was stored in: to have them in session week1, "
+           "import the file into a new ledger (`handledger --db NEW.duckdb import --session "
+           "week1 FILE`)); 0 rejected\n", "")
+
+
+def test_session_void_help_promises_no_move_between_sessions(user) -> None:  # noqa: ANN001
+    """``session void --help`` says what becomes of the voided hands: they stay in the
+    session, an import never brings them back, and where a file's and a live hand's go."""
+    out = " ".join(user("session", "void", "--help")[1].split())
+    assert "recorded under the wrong name" not in out
+    assert ("The voided hands stay in NAME: importing their file again, into NAME or another "
+            "session, brings none back (import it into a new ledger, `--db NEW.duckdb import "
+            "--session S FILE`, to have it in session S); a hand recorded live goes into the "
+            "right session with `hand again HAND --session S` once its players' buy-ins are "
+            "recorded there.") in out
+
+
 def test_both_prove_the_chain_first(user, fri) -> None:  # noqa: ANN001
     """A deliberate write (tests/test_proven_writes.py): Bob's buy-in (row 3) edited by SQL
     refuses them before anything is read or written."""

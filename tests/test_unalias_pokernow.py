@@ -160,9 +160,9 @@ def test_taking_back_a_mistaken_alias_of_a_pokernow_name_puts_every_view_back(
     """``player alias "Aab Ovwsi" A8`` (A8: the name PokerNow gave gE4aE_Yhc3, who played as TA
     before) recorded by mistake and taken back. A8 stands for his id, as ``pay`` takes him, so
     the alias merges gE4aE_Yhc3 into Aab Ovwsi (before, it aliased the name alone: his hands
-    and entries, stored under the id, stayed a player apart). ``player unalias A8`` would end
-    his own PokerNow name, not the mistake: refused naming the alias to end; ending the id's
-    alias puts balances, settle and pay back as before it. gE4aE_Yhc3: +3 in log 001, +150 in
+    and entries, stored under the id, stayed a player apart). ``player unalias A8`` reads A8
+    as the alias did, his id, and ends the id's alias (it was refused, pointing to the id);
+    that puts balances, settle and pay back as before it. gE4aE_Yhc3: +3 in log 001, +150 in
     log 002."""
     db = build_ledger(tmp_path / "t.duckdb", [
         ["import", "--session", "club-w2", str(CT1), str(CT2)],
@@ -176,14 +176,8 @@ def test_taking_back_a_mistaken_alias_of_a_pokernow_name_puts_every_view_back(
     # while the alias holds, gE4aE_Yhc3's 153 chips of club-w2 are Aab Ovwsi's
     assert lines(db, "balances", "--session", "club-w2")[1] == (
         "Aab Ovwsi (gKyQzJRs7T)              153          150            0      8        1")
-    result = run(db, "player", "unalias", "A8", *ENDED)
-    assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == (
-        "error: A8 is the name PokerNow logged for gE4aE_Yhc3, not an alias a host made; "
-        "gE4aE_Yhc3 is Aab Ovwsi's by `player alias`: `handledger player unalias gE4aE_Yhc3 "
-        "--reason … --by …` ends that; nothing recorded\n")
-    assert lines(db, "player", "unalias", "gE4aE_Yhc3", *ENDED) == [
-        "gE4aE_Yhc3 is no longer Aab Ovwsi"]
+    assert lines(db, "player", "unalias", "A8", *ENDED) == [
+        "A8 (gE4aE_Yhc3) is no longer Aab Ovwsi"]
     assert lines(db, "balances", "--session", "club-w2")[1] == a8
     assert lines(db, "settle", "--session", "club-w2")[:2] == settled
     assert lines(db, "standings")[:2] == [
@@ -201,6 +195,57 @@ def test_taking_back_a_mistaken_alias_of_a_pokernow_name_puts_every_view_back(
         "ending it would "
         "split that entry from his hands; nothing recorded (a wrong entry is amended or "
         "retracted: `handledger entry retract club-w2 30 --reason … --by …`)\n")
+
+
+def test_unalias_takes_the_names_alias_took_for_a_pokernow_id(tmp_path: Path) -> None:
+    """``player alias Bob Qapurjsa9`` (Qapurjsa9: the name PokerNow logged for BfS83Cedu3,
+    charlestudor's first log, -4) records the alias for his id; ``player unalias Qapurjsa9``
+    ends it (it was refused, though alias took the name), and so does ``player unalias
+    'Qapurjsa9 (BfS83Cedu3)'``, his label as balances prints it, as alias takes it. With no
+    host's alias of his id, the label is no alias, and his name alone ends his PokerNow name
+    (as before). A name two ids a host aliased share is refused naming both."""
+    db = build_ledger(tmp_path / "t.duckdb", [["import", str(CT1)]])
+    qa = "Qapurjsa9 (BfS83Cedu3)           -4          100            0      4        1"
+    assert lines(db, "balances")[3] == qa
+    for typed in ("Qapurjsa9", "Qapurjsa9 (BfS83Cedu3)"):
+        assert lines(db, "player", "alias", "Bob", typed) == ["Qapurjsa9 (BfS83Cedu3) is Bob"]
+        assert lines(db, "balances")[3] == (  # his hands and buy-in Bob's
+            "Bob                              -4          100            0      4        1")
+        assert lines(db, "player", "unalias", typed, *ENDED) == [
+            "Qapurjsa9 (BfS83Cedu3) is no longer Bob"]
+        assert lines(db, "balances")[3] == qa
+    result = run(db, "player", "unalias", "Qapurjsa9 (BfS83Cedu3)", *ENDED)
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: Qapurjsa9 (BfS83Cedu3) is no alias of another player (its aliases: Qapurjsa9; "
+        "`handledger player unalias Qapurjsa9 --reason … --by …` ends one); nothing "
+        "recorded\n"))
+    assert lines(db, "player", "unalias", "Qapurjsa9", *ENDED) == [
+        "Qapurjsa9 is no longer BfS83Cedu3"]
+    assert lines(db, "balances")[3] == (
+        "BfS83Cedu3                       -4          100            0      4        1")
+
+
+def test_unalias_of_a_pokernow_name_two_aliased_ids_share_names_both(tmp_path: Path) -> None:
+    """charlestudor's first log with Qapurjsa9 (BfS83Cedu3) renamed Anvjfbmj2, the name of
+    ydk9sgEWl2 too, each id made another player's by a host (by id, as ``player alias``
+    refuses the shared name): ``player unalias Anvjfbmj2`` cannot say which, so it is
+    refused naming both, as ``player alias`` refuses the name; his label names the one."""
+    log = tmp_path / CT1.name
+    log.write_text(CT1.read_text(encoding="utf-8-sig").replace(
+        "Qapurjsa9 @ BfS83Cedu3", "Anvjfbmj2 @ BfS83Cedu3"), encoding="utf-8")
+    db = build_ledger(tmp_path / "t.duckdb", [["import", "--session", "w", str(log)],
+                                              ["player", "alias", "Bob", "ydk9sgEWl2"],
+                                              ["player", "alias", "Cy", "BfS83Cedu3"]])
+    result = run(db, "player", "unalias", "Anvjfbmj2", *ENDED)
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        "error: Anvjfbmj2 is the PokerNow name of 2 players a host made aliases (BfS83Cedu3, "
+        "ydk9sgEWl2): name the one meant by his id (`handledger player unalias BfS83Cedu3 "
+        "--reason … --by …`); nothing recorded\n"))
+    assert lines(db, "player", "unalias", "Anvjfbmj2 (BfS83Cedu3)", *ENDED) == [
+        "Anvjfbmj2 (BfS83Cedu3) is no longer Cy"]
+    # one id aliased by a host now: the name stands for it
+    assert lines(db, "player", "unalias", "Anvjfbmj2", *ENDED) == [
+        "Anvjfbmj2 (ydk9sgEWl2) is no longer Bob"]
 
 
 def test_an_entry_under_a_pokernow_players_own_name_is_no_alias(tmp_path: Path) -> None:

@@ -62,10 +62,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         stored = game_session(ledger, read)
         if stored is not None and stored != read.session:
             if session is not None:
-                raise MalformedInput(
-                    f"this PokerNow game is in the ledger already, in session {stored}: it is "
-                    f"not imported into session {session} too (its buy-ins would count "
-                    "twice); nothing of the file was written", file=read.file)
+                raise _elsewhere(ledger, read, stored, session)
             read = importer.read(path, session=stored)
         if stored is not None:
             check_game_unit(ledger, read, stored)
@@ -102,6 +99,34 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
 
         note_openings(read)
     return _without_stored_entries(ledger, read, closed=closed)
+
+
+def _elsewhere(ledger: Any, read: FileRead, stored: str, session: str) -> MalformedInput:
+    """The refusal of ``read``, a PokerNow game the ledger holds in session ``stored``,
+    imported with ``--session session``. Its stored hands all voided (``session void``), it
+    says so and what can be done: a voided hand is never brought back and a hand's session is
+    never rewritten, so the game goes into ``session`` in a new ledger only (CORRECTIONS.md,
+    "Taking back many hands, or a whole session"). Else: its buy-ins would count twice."""
+    from ledger.formats.reading import HandEvents
+    from ledger.model.shell import shell_arg
+    from replay.ingest.known_hands import voided_of
+
+    keys = [i.source_key for i in read.items if isinstance(i, HandEvents)]
+    hands = [h for h, in ledger.query(
+        "SELECT DISTINCT hand_id FROM events WHERE hand_id IS NOT NULL AND seq = 1 AND"
+        " source_key IN (SELECT UNNEST(?))", [keys])] if keys else []
+    if hands and len(voided_of(ledger, hands)) == len(hands):
+        return MalformedInput(
+            f"this PokerNow game is in the ledger already, in session {stored}, its "
+            f"{len(hands)} hand(s) voided there: a voided hand stays voided (an import never "
+            "brings one back) and stays in its session, so this ledger cannot take the game "
+            f"into session {session}; to have it there, import it into a new ledger "
+            f"(`handledger --db NEW.duckdb import --session {shell_arg(session)} "
+            f"{shell_arg(read.file)}`); nothing of the file was written", file=read.file)
+    return MalformedInput(
+        f"this PokerNow game is in the ledger already, in session {stored}: it is not imported "
+        f"into session {session} too (its buy-ins would count twice); nothing of the file was "
+        "written", file=read.file)
 
 
 def game_session(ledger: Any, read: FileRead) -> str | None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ledger.model.shell import shell_arg
+
 
 @dataclass
 class ImportReport:
@@ -99,6 +101,11 @@ class ImportReport:
             # true whether the file's copy is voided too or not: which it is, is not read
             said.append(f"{self.voided} of them voided here: an import never brings a "
                         "voided hand back")
+            if self.outside and self.session is not None:  # taken back from another session
+                said.append("a hand stays in the session it was stored in: to have them in "
+                            f"session {self.session}, import the file into a new ledger "
+                            "(`handledger --db NEW.duckdb import --session "
+                            f"{shell_arg(self.session)} FILE`)")
         stay = f" ({'; '.join(said)})" if said else ""
         text = (
             f"imported {self.imported} hand(s) ({self.events} events) from {self.files} "

@@ -39,8 +39,8 @@ from replay.sessions.state import (
 )
 
 
-def add_alias(ledger: Any, name: str, other: str, session: str | None
-              ) -> tuple[str, bool, bool, str]:
+def add_alias(ledger: Any, name: str, other: str, session: str | None, *,
+              new: bool = False) -> tuple[str, bool, bool, str]:
     """Record that ``other`` (another name or a platform id) is the player ``name``, in
     ``session``'s stream (default: the latest session). A PokerNow player's name (the one
     his import logged for his id, from any session) or his label ``Name (id)`` stands for his
@@ -48,7 +48,9 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     and entries count as ``name``'s. Returns the session, whether ``name`` is a player name
     the ledger held already (False: ``other`` is renamed to a new name), whether ``other`` is
     (False: a name no hand, entry or alias gave yet, perhaps a typo), each of which the
-    caller says, and the alias recorded (``other``, or the id it stands for).
+    caller says, and the alias recorded (``other``, or the id it stands for). ``new``
+    (``--new``): ``name`` is a new player's name, not a typo of one the ledger holds, however
+    close its spelling (docs/LIVE.md "Player aliases").
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
@@ -57,11 +59,12 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
             :func:`ledger.model.names.check_new_name`), or ``other`` is ``name`` (or his
             PokerNow name); NotFound: no session; LedgerError: ``other`` the PokerNow name of
             two or more ids (naming them; :func:`platform_other`), ``name`` is no player
-            name of the ledger and close to
-            one that is (a typo: :func:`ledger.model.names.likely_meant`, ``other`` and his
-            aliases aside), the two sat in one hand together or both have
-            book entries in one session (two players: an alias would merge their nets,
-            RULES.md §1.1).
+            name of the ledger and close to one that is (a typo:
+            :func:`ledger.model.names.likely_meant`, ``other`` and his aliases aside; the
+            names ``other`` could be an alias of offered, and ``--new``), unless ``new``,
+            the two sat in one hand together or both have book entries in one session (two
+            players: an alias would merge their nets, RULES.md §1.1); MalformedInput:
+            ``new`` and ``name`` is a player of the ledger already.
     """
     check_name(name)
     if name == other:
@@ -83,20 +86,14 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
         check_name_length(name, where="player alias")  # before a line prints it
         check_new_name(name)
         check_not_the_house(name)
-    if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
-        raise LedgerError(f"{name} is no player in the ledger: did you mean "
-                          f"{' or '.join(close)}? (`handledger player alias {shell_arg(close[0])} "
-                          f"{shell_arg(typed)}`); nothing recorded")
-    if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
-        raise LedgerError(f"{name} and {said} sat in hand {hand} together: they are two "
-                          "players, not one (no alias recorded)")
-    if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
-        raise LedgerError(
-            f"{name} and {said} both have book entries in session {both}: they are two "
-            f"players, not one (no alias recorded); if they are one, retract {said}'s "
-            f"entries there and record them again as {name}'s (`handledger entry retract "
-            f"{shell_arg(both)} SEQ --reason … --by …`; `handledger history --session "
-            f"{shell_arg(both)}` lists them)")
+    if new and known:
+        raise MalformedInput(f"--new: {name} is a player of the ledger already, no new name "
+                             "(leave out --new); nothing recorded")
+    if not known and not new and (close := likely_meant(name, pool := sorted(
+            names - theirs - {other}))):
+        raise _typo(ledger, name, typed, other, close, pool)
+    if (two := _two_players(ledger, name, said, mine, theirs)) is not None:
+        raise two
     if session is None:
         session = latest_session(ledger)
         if session is None:
@@ -104,6 +101,62 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     state = open_state(ledger, session, allow_closed=True)
     append_entry(ledger, session, ev.PlayerAlias(player=name, alias=other), state)
     return session, known, other in names, other
+
+
+def _apart(ledger: Any, mine: set[str], theirs: set[str]) -> str | None:
+    """What shows the player of the names ``mine`` and the one of ``theirs`` are two
+    (RULES.md §1.1): ``sat in hand H together`` or ``both have book entries in session
+    S``; None when nothing does."""
+    if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
+        return f"sat in hand {hand} together"
+    if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
+        return f"both have book entries in session {both}"
+    return None
+
+
+def _two_players(ledger: Any, name: str, said: str, mine: set[str], theirs: set[str]
+                 ) -> LedgerError | None:
+    """The refusal of ``player alias`` of ``said`` (his names ``theirs``) to ``name`` (his
+    names ``mine``) when they are two players (:func:`_apart`); None when nothing says so."""
+    if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
+        return LedgerError(f"{name} and {said} sat in hand {hand} together: they are two "
+                           "players, not one (no alias recorded)")
+    if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
+        return LedgerError(
+            f"{name} and {said} both have book entries in session {both}: they are two "
+            f"players, not one (no alias recorded); if they are one, retract {said}'s "
+            f"entries there and record them again as {name}'s (`handledger entry retract "
+            f"{shell_arg(both)} SEQ --reason … --by …`; `handledger history --session "
+            f"{shell_arg(both)}` lists them)")
+    return None
+
+
+def _typo(ledger: Any, name: str, typed: str, other: str, close: list[str],
+          pool: list[str]) -> LedgerError:
+    """The refusal of ``player alias NAME OTHER`` whose new ``name`` is spelled close to the
+    players ``close`` (a typo? :func:`ledger.model.names.likely_meant` of ``pool``, the
+    names it may mean): it offers only names of ``pool`` as close that ``other`` (as
+    ``typed``) could be an alias of, at most two, each checked as ``player alias`` checks
+    it (:func:`_apart`), else says why the first of ``close`` cannot be meant; and ``--new``
+    for a name that is new."""
+    theirs = alias_group(ledger, other)
+    fits, why = [], None
+    for meant in likely_meant(name, pool, n=len(close) + 8):
+        mine = alias_group(ledger, meant)
+        if (apart := _apart(ledger, mine, theirs - mine)) is None:
+            fits.append(meant)
+        elif why is None:
+            why = f"{meant} and {typed} {apart}"
+        if len(fits) == len(close):
+            break
+    new = (f"if {name} is a new player's name, `handledger player alias {shell_arg(name)} "
+           f"{shell_arg(typed)} --new` records it; nothing recorded")
+    if fits:
+        return LedgerError(
+            f"{name} is no player in the ledger: did you mean {' or '.join(fits)}? "
+            f"(`handledger player alias {shell_arg(fits[0])} {shell_arg(typed)}`); {new}")
+    return LedgerError(f"{name} is no player in the ledger; it is spelled close to "
+                       f"{' and '.join(close)}, but {why} (two players, so not meant); {new}")
 
 
 def platform_other(ledger: Any, name: str, other: str) -> str:
@@ -131,45 +184,42 @@ def platform_other(ledger: Any, name: str, other: str) -> str:
 
 
 def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: str
-              ) -> tuple[str, str]:
+              ) -> tuple[str, str, str]:
     """End the alias ``alias`` (a name ``player alias`` or a PokerNow import made another
     player's) from here on: a ``player_unaliased`` in ``session``'s stream (default: the
     latest session), the ``player_alias`` rows staying in the ledger. Every reader of the
     alias map (:func:`replay.sessions.state.series_names`,
     :func:`ledger.audit.books.resolve_aliases`) then takes ``alias`` as a player of his own
     name again, or the player a statement of it before the one ended made him (README
-    "player unalias"). Returns the session and the player the ended statement named
-    (``player alias NAME ALIAS``'s NAME; a PokerNow import's id).
+    "player unalias"). ``alias`` is taken as ``player alias`` takes its OTHER: a PokerNow
+    player's label ``Name (id)``, or the name his log gave an id a host made an alias
+    (``player alias Bob Qapurjsa9``, recorded for BfS83Cedu3), stands for his id
+    (:func:`unalias_target`). Returns the session, the player the ended statement named
+    (``player alias NAME ALIAS``'s NAME; a PokerNow import's id) and the alias ended.
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger fails the proof made before writing; nothing
             written. MalformedInput: a bad name (:func:`ledger.model.names.check_name`);
             LedgerError: ``alias`` is no alias now (a player's own name, one never aliased or
-            one unaliased already), or the name PokerNow logged for a player's id
-            (:func:`ledger.store.own_names.platform_own_name`) while that id is an alias of
-            another player (the alias a host made is the id's: it is ended instead) or book
-            entries in force are written under the name (:func:`check_no_entries_under`);
-            NotFound: no session.
+            one unaliased already), the name PokerNow logged for two or more ids a host made
+            aliases (naming them), or the name PokerNow logged for a player's id
+            (:func:`ledger.store.own_names.platform_own_name`) while book entries in force
+            are written under the name (:func:`check_no_entries_under`); NotFound: no
+            session.
     """
     check_name(alias)
     prove_before_writing(ledger)
     names = series_names(ledger)
+    typed, alias = alias, unalias_target(ledger, alias, names)
     player = names.get(alias)
     if player is None:
         aliases = sorted(a for a, p in names.items() if p == alias)
         said = (f" (its aliases: {', '.join(aliases)}; `handledger player unalias "
                 f"{shell_arg(aliases[0])} --reason … --by …` ends one)" if aliases else "")
-        raise LedgerError(f"{alias} is no alias of another player{said}; nothing recorded")
+        raise LedgerError(f"{typed} is no alias of another player{said}; nothing recorded")
     pairs = alias_pairs(ledger)
     force = aliases_in_force(pairs)
     if (pid := platform_own_name(ledger, alias)) is not None:
-        if pid in names:  # ``player alias NAME A8`` recorded for A8's id: that is the alias
-            host = [p for (p, a), on in zip(pairs, force, strict=True) if on and a == pid]
-            raise LedgerError(
-                f"{alias} is the name PokerNow logged for {pid}, not an alias a host made; "
-                f"{pid} is {host[-1]}'s by `player alias`: `handledger player unalias "
-                f"{shell_arg(pid)} "
-                "--reason … --by …` ends that; nothing recorded").keeping_names()
         check_no_entries_under(ledger, alias, pid)
     if session is None:
         session = latest_session(ledger)
@@ -178,7 +228,30 @@ def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: 
     state = open_state(ledger, session, allow_closed=True)
     said = [p for (p, a), on in zip(pairs, force, strict=True) if on and a == alias]
     append_entry(ledger, session, ev.PlayerUnaliased(alias=alias, reason=reason, by=by), state)
-    return session, said[-1] if said else player
+    return session, said[-1] if said else player, alias
+
+
+def unalias_target(ledger: Any, alias: str, names: dict[str, str]) -> str:
+    """The alias ``player unalias ALIAS`` ends, ``alias`` read as ``player alias`` reads its
+    OTHER (:func:`platform_other`): a PokerNow player's label ``Name (id)`` stands for his
+    id; so does the name PokerNow logged for an id that ``names`` (the alias map in force)
+    makes another player's, a host's alias, which ``player alias NAME LOGGED-NAME`` recorded
+    for the id (ending the logged name would leave that alias in force). Else ``alias``.
+
+    Raises:
+        LedgerError: ``alias`` is the PokerNow name of two or more ids a host made aliases,
+            naming them (as ``player alias`` refuses a name two PokerNow players share).
+    """
+    label = PLATFORM_LABEL.fullmatch(alias)
+    if label is not None and label["id"] in platform_ids_named(ledger, label["name"]):
+        return label["id"]
+    ids = [pid for pid in platform_ids_named(ledger, alias) if pid in names]
+    if len(ids) > 1:
+        raise LedgerError(
+            f"{alias} is the PokerNow name of {len(ids)} players a host made aliases "
+            f"({', '.join(ids)}): name the one meant by his id (`handledger player unalias "
+            f"{shell_arg(ids[0])} --reason … --by …`); nothing recorded").keeping_names()
+    return ids[0] if ids else alias
 
 
 def check_no_entries_under(ledger: Any, name: str, pid: str) -> None:
