@@ -19,7 +19,7 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
     and its sessions (``chips of 0.25 USD (s01, s02):``), and a note saying why. ``names``
     renames the platform ids in the note of a hand in progress (:class:`cli.names.Names`:
     the table names each player ``nickname (id)`` already)."""
-    from ledger.audit.money_units import chip_unit_text
+    from ledger.audit.money_units import chips_of
 
     if not books.mixed:
         return "\n".join([*_balances_table(books.players, books.unit),
@@ -33,8 +33,7 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
         rows = sorted(({**p, **p["by_unit"][i]} for p in books.players if p["by_unit"][i]),
                       key=lambda p: (-p["net"], p["player"]))
         named = ", ".join(s or "no session" for s in u["sessions"])
-        lines.append(("plain chips" if unit == (1, 0, None) else
-                      f"chips of {chip_unit_text(unit)}") + f" ({named}):")
+        lines.append(f"{chips_of(unit)} ({named}):")
         lines.extend(_balances_table(rows, (0, None)))
     lines.extend(sum_notes(books.rake, books.unbalanced))
     lines.extend(c["note"] for c in books.corrected_late)

@@ -138,11 +138,10 @@ def _money(unit: dict[str, Any]) -> Any:
 def _chart_heading(chart: Any) -> str:
     """``chips of 0.25 USD (s01, s02)``, ``plain chips (no session)``: a chart's unit and
     sessions, as ``balances`` heads a table of one chip unit."""
-    from ledger.audit.money_units import chip_unit_text
+    from ledger.audit.money_units import chips_of
 
     named = ", ".join(s or "no session" for s in chart.sessions)
-    return ("plain chips" if chart.unit == (1, 0, None) else
-            f"chips of {chip_unit_text(chart.unit)}") + f" ({named})"
+    return f"{chips_of(chart.unit)} ({named})"
 
 
 def summary(out: Path, done: Written) -> str:
