@@ -19,12 +19,11 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
     and its sessions (``chips of 0.25 USD (s01, s02):``), and a note saying why. ``names``
     renames the platform ids in the note of a hand in progress (:class:`cli.names.Names`:
     the table names each player ``nickname (id)`` already)."""
-    from ledger.audit.money_units import chip_unit_text
+    from ledger.audit.money_units import chips_of
 
     if not books.mixed:
         return "\n".join([*_balances_table(books.players, books.unit),
-                          *rake_lines(books.rake, books.unit[1]),
-                          *unbalanced_lines(books.unbalanced, books.rake),
+                          *sum_notes(books.rake, books.unbalanced, books.unit[1]),
                           *(c["note"] for c in books.corrected_late),
                           *seat_label_note(books.seat_labels),
                           *map(names, in_progress_lines(books.in_progress))])
@@ -34,16 +33,24 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
         rows = sorted(({**p, **p["by_unit"][i]} for p in books.players if p["by_unit"][i]),
                       key=lambda p: (-p["net"], p["player"]))
         named = ", ".join(s or "no session" for s in u["sessions"])
-        lines.append(("plain chips" if unit == (1, 0, None) else
-                      f"chips of {chip_unit_text(unit)}") + f" ({named}):")
+        lines.append(f"{chips_of(unit)} ({named}):")
         lines.extend(_balances_table(rows, (0, None)))
-    lines.extend(rake_lines(books.rake))
-    lines.extend(unbalanced_lines(books.unbalanced, books.rake))
+    lines.extend(sum_notes(books.rake, books.unbalanced))
     lines.extend(c["note"] for c in books.corrected_late)
     lines.append(chip_units_note(books.units, "table", "balances"))
     lines.extend(seat_label_note(books.seat_labels))
     lines.extend(map(names, in_progress_lines(books.in_progress)))
     return "\n".join(lines)
+
+
+def sum_notes(rake: list[dict[str, Any]], sums: list[dict[str, Any]],
+              currency: str | None = None) -> list[str]:
+    """Why the players' nets do not sum to zero, as ``balances``, ``standings`` and the
+    report say it: a line per session and chip unit whose hands were raked
+    (:func:`rake_lines`, ``currency`` as it takes it), then a note per unit whose nets do
+    not sum to zero (``sums``: :func:`unbalanced_lines`), saying when it is that rake.
+    docs/BOOKS.md "net has one meaning"."""
+    return [*rake_lines(rake, currency), *unbalanced_lines(sums, rake)]
 
 
 def rake_lines(rake: list[dict[str, Any]], currency: str | None = None) -> list[str]:
@@ -334,7 +341,9 @@ def standings_text(grid: Any) -> str:
     name no player counted in it, on a row of their own above it (``(seat labels)``: not a
     player, :mod:`ledger.audit.seat_labels`). When the sessions count
     chips of different values, a total column per chip unit (``total 0.25 USD``) and a note
-    saying why (``grid``: :class:`ledger.audit.standings_grid.Standings`); a note for chips
+    saying why (``grid``: :class:`ledger.audit.standings_grid.Standings`); the rake the
+    table took and why a sum is not zero, as ``balances`` says it (:func:`grid_sum_notes`); a
+    note for chips
     carried to a session's next hand that no ended hand holds yet, which the sum row lacks,
     giving the sum row's own figure and what makes it up (:func:`carried_sum_lines`)."""
     from ledger.audit.money_units import chip_unit_text
@@ -371,12 +380,22 @@ def standings_text(grid: Any) -> str:
                          [fmt(t) for t in seats.get("totals") or [seats["total"]]]))
     lines.append(row("(sum)", [fmt(v) for v in grid.column_sums()],
                      [fmt(v) for v in grid.unit_sums()]))
+    lines.extend(grid_sum_notes(grid))
     if grid.mixed:
         lines.append(chip_units_note(grid.units, "total", "standings"))
     lines.extend(seat_label_note(grid.seat_labels, summed="row"))
     lines.extend(in_progress_lines(grid.in_progress))
     lines.extend(carried_sum_lines(grid))
     return "\n".join(lines)
+
+
+def grid_sum_notes(grid: Any) -> list[str]:
+    """The rake the table took and why a sum of the standings (``grid``:
+    :class:`ledger.audit.standings_grid.Standings`) is not zero, as ``balances`` says it
+    (:func:`sum_notes`), but for the units holding chips carried to a session's next hand,
+    which :func:`carried_sum_lines` explains."""
+    return sum_notes(grid.rake, [u for u in grid.unbalanced if not u.get("carried")],
+                     grid.unit[1])
 
 
 def carried_sum_lines(grid: Any) -> list[str]:

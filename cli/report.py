@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cli.books_text import in_progress_lines
+from cli.books_text import carried_sum_lines, grid_sum_notes, in_progress_lines
 from cli.html import asset, embed_json, render_hand, render_page
 from replay.site import ASSETS, Written
 
@@ -84,6 +84,8 @@ class HtmlPages:
                     for k, c in enumerate(report.charts)],
             hands=len(report.hands), flagged=report.flagged, kinds=kinds, shown=names,
             in_progress_notes=[names(line) for line in in_progress_lines(grid.in_progress)],
+            # why the Sum row is not 0, as `standings` says it under its (sum) row
+            sum_notes=grid_sum_notes(grid) + carried_sum_lines(grid),
             findings_total=sum(n for _, n in kinds),
             standings_json=Markup(embed_json(named_players(grid.as_json(), names))),
             money_json=Markup(embed_json(named_players(report.money.as_json(), names)))
@@ -136,11 +138,10 @@ def _money(unit: dict[str, Any]) -> Any:
 def _chart_heading(chart: Any) -> str:
     """``chips of 0.25 USD (s01, s02)``, ``plain chips (no session)``: a chart's unit and
     sessions, as ``balances`` heads a table of one chip unit."""
-    from ledger.audit.money_units import chip_unit_text
+    from ledger.audit.money_units import chips_of
 
     named = ", ".join(s or "no session" for s in chart.sessions)
-    return ("plain chips" if chart.unit == (1, 0, None) else
-            f"chips of {chip_unit_text(chart.unit)}") + f" ({named})"
+    return f"{chips_of(chart.unit)} ({named})"
 
 
 def summary(out: Path, done: Written) -> str:

@@ -216,19 +216,30 @@ def standings(path: str, *, money: bool, progress: Progress = silent, note: Note
         LedgerError: a hand the rules reject, mixed currencies with ``money``.
     """
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
-        grid = standings_grid.standings(ledger.connection, money)
-        sums = {(u["chip_value_minor"], u["decimals"], u["currency"]): u
-                for u in player_balances.unbalanced(ledger.connection, None, money)}
-        rows = []  # the units whose sum row holds chips carried to a next hand
-        for key, (chips, closed, rule) in _carried(ledger, grid.in_progress, None,
-                                                   money).items():
-            u = sums.get(key) or dict(zip(("chip_value_minor", "decimals", "currency"), key,
-                                          strict=True), net_sum=0)
-            rows.append({**u, "carried": chips, "closed": closed, "carried_rule": rule})
+        grid = standings_of(ledger, money)
         off = books_off_lines(ledger, None)
     for line in off:
         unbalanced(line)
-    return replace(grid, unbalanced=rows)
+    return grid
+
+
+def standings_of(ledger: Ledger, money: bool) -> standings_grid.Standings:
+    """The grid of :func:`standings` read from ``ledger``, its tables as of its head: its
+    ``unbalanced`` given ``carried`` (with ``closed`` and ``carried_rule``) for each unit
+    whose sum row holds chips carried to a session's next hand that no ended hand holds yet
+    (:func:`_carried`). ``handledger standings`` and the report's index read it.
+
+    Raises:
+        LedgerError: mixed currencies with ``money``.
+    """
+    grid = standings_grid.standings(ledger.connection, money)
+    sums = {(u["chip_value_minor"], u["decimals"], u["currency"]): u for u in grid.unbalanced}
+    for key, (chips, closed, rule) in _carried(ledger, grid.in_progress, None,
+                                               money).items():
+        u = sums.get(key) or dict(zip(("chip_value_minor", "decimals", "currency"), key,
+                                      strict=True), net_sum=0)
+        sums[key] = {**u, "carried": chips, "closed": closed, "carried_rule": rule}
+    return replace(grid, unbalanced=list(sums.values()))
 
 
 def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet

@@ -63,7 +63,7 @@ from ledger.store.anchor import OwnCheckpoints, own_checkpoints
 from ledger.store.chain import SESSION_PREFIX
 from ledger.store.store import StoredEvent
 from ledger.store.streams import hand_heads, platform_names, read_hands
-from replay.books import Note, fresh_books
+from replay.books import Note, fresh_books, standings_of
 from replay.handview import Money, session_money
 from replay.ingest.export import Proof, proven, session_chips
 from replay.late_corrections import late_corrections
@@ -353,9 +353,9 @@ class ReportBooks:
                                   fixes.get(s["session"], []), in_play.get(s["session"], [])),
                     late=tuple(late.get(s["session"], ())))
             for s in listed)
-        standings = standings_grid.standings(con, False)
+        standings = standings_of(self.ledger, False)
         try:
-            money = standings_grid.standings(con, True)
+            money = standings_of(self.ledger, True)
         except LedgerError:  # the sessions count in different currencies
             money = None
         if money is not None and money.unit[1] is None:

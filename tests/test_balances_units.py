@@ -171,6 +171,21 @@ def test_money_gives_the_rake_in_money(tmp_path: Path) -> None:
         "rake: 20 chips taken from the pots in session w5 (1 hand)")
 
 
+def test_standings_give_the_rake_under_the_sum_row_as_balances_do(tmp_path: Path) -> None:
+    """The standings' (sum) row is -20 chips (-0.20 USD) in w5, 0 in w6, no hand: under it
+    the rake line and the note ``balances`` gives, in money with --money, in chips without."""
+    db = _stars(tmp_path)
+    assert run(db, "standings", "--money").output.splitlines()[-3:] == [
+        "(sum)             -0.20       0.00        -0.20",
+        "rake: 0.20 USD (20 chips) taken from the pots in session w5 (1 hand)",
+        "note: the players' nets sum to -0.20 USD, not 0: the rake the table took (above)"]
+    assert run(db, "standings").output.splitlines()[-3:] == [
+        "(sum)               -20          0          -20",
+        "rake: 20 chips taken from the pots in session w5 (1 hand)",
+        "note: the players' nets sum to -20 chips of 0.01 USD, not 0: the rake the table took "
+        "(above)"]
+
+
 def test_money_of_a_session_of_no_hand_is_headed_with_its_currency(tmp_path: Path) -> None:
     """A session no hand counts in (none yet; or its file's hands, voided, stay in another
     session), read in money: its table is headed with its currency, as any money table

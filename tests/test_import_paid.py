@@ -120,9 +120,9 @@ def test_a_site_hand_with_a_rake_of_0_says_what_was_paid(tmp_path: Path) -> None
     assert "Player3 collected 20 from pot" in text
     code, out, err, path = _file(tmp_path, "ps.txt", text.replace(
         "Player3 collected 20 from pot", "Player3 collected 30 from pot") + "\n")
-    assert (code, err) == (0, f"warning: {path}:1: hand PokerStars-62678213223: the table "
-                              "paid 40 of the pot of 20 and the uncalled bet of 10: over by "
-                              "10, chips the pot did not hold (stored; the audit reports it)\n")
+    assert (code, err) == (0, f"warning: {path}:1: hand PokerStars-62678213223: of the 30 "
+                              "due (the pot 20 and the uncalled bet 10), the table paid 40: 10 "
+                              "over, chips the pot did not hold (stored; the audit reports it)\n")
 
 
 def test_the_workers_keep_a_warned_hand_and_word_it_as_one_process(
@@ -155,3 +155,24 @@ def test_the_workers_keep_a_warned_hand_and_word_it_as_one_process(
     assert [w.split(": the table")[0] for w in two.warnings] == [
         f"{lines}:1: hand dispute-7", f"{lines}:25: hand dispute-8"]
     assert two.warnings == one.warnings and rows_two == rows_one
+
+
+def test_a_hand_with_an_uncalled_bet_says_what_was_due_then_what_was_paid(
+        tmp_path: Path) -> None:
+    """The HandHQ 1000NL excerpt leaves the rake out: three hands whose winner is paid his
+    uncalled bet back and the pot less the site's rake. Said as the pot and the bet due, then
+    what was paid (it read "paid 33.75 of the pot of 25.00", as if paid beyond the pot):
+    25.00 + 10.00 = 35.00, 1.25 short of it; 45.00 + 30.00 = 75.00, 2.25 short; 55.00 +
+    25.00 = 80.00, 2.75 short."""
+    path = SHARED / "phh" / "handhq" / "ps-1000nl-excerpt.phhs"
+    code, out, err = one_shot(tmp_path / "t.duckdb", "import", str(path))
+    assert (code, out) == (0, "imported 21 hand(s) (396 events) from 1 file(s); 0 already in "
+                              "the ledger; 0 rejected; 3 warning(s) about hands stored\n")
+    assert err.splitlines() == [
+        f"warning: {path}:{line}: hand PokerStars-{hand}: of the {due} due (the pot {pot} and "
+        f"the uncalled bet {bet}), the table paid {paid}: {short} short, and the hand records "
+        "no rake (stored; the audit reports it)"
+        for line, hand, due, pot, bet, paid, short in (
+            (77, 59937825268, "35.00", "25.00", "10.00", "33.75", "1.25"),
+            (105, 59937829334, "75.00", "45.00", "30.00", "72.75", "2.25"),
+            (230, 59937863276, "80.00", "55.00", "25.00", "77.25", "2.75"))]

@@ -71,3 +71,40 @@ def test_a_folder_of_hands_with_stray_parquet_files_imports_its_hands(tmp_path: 
         "parquet` writes, which import does not read")
     assert err.splitlines()[0].startswith(f"note: {mixed / 'x.csv'}: skipped: not a hand")
     assert len(err.splitlines()) == 2
+
+
+def test_a_ledger_and_a_csv_events_table_are_refused_pointing_to_the_json_lines_export(
+        tmp_path: Path) -> None:
+    """A ledger's own file (a DuckDB database) and the events table of ``export --format csv``
+    are no hand history either: each refused naming what it is and the export that imports
+    (for a ledger, with its path: ``--db LEDGER export --format jsonl``), nothing written; in
+    a folder each is counted by what it is. The ledger's export, as the line says, imports."""
+    db, fresh, out = tmp_path / "a.duckdb", tmp_path / "b.duckdb", tmp_path / "csv"
+    assert handledger(db, "import", str(HAND))[0] == 0
+    assert handledger(db, "export", "--format", "csv", str(out))[0] == 0
+    rejected = "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n"
+    assert handledger(fresh, "import", str(db)) == (2, rejected, (
+        f"error: {db}: a DuckDB database (a ledger's file), which import does not read: to "
+        "bring a ledger's hands and books into this one, export them as JSON lines (`handledger "
+        f"--db {db} export --format jsonl -o FILE.jsonl`) and import that file\n"))
+    events = out / "events.csv"
+    assert handledger(fresh, "import", str(events)) == (2, rejected, (
+        f"error: {events}: the events table as `handledger export --format csv` writes it, "
+        "which import does not read: export the ledger as JSON lines (`handledger export "
+        "--format jsonl -o FILE.jsonl`) and import that file\n"))
+    assert not fresh.exists()
+    both = tmp_path / "both"
+    both.mkdir()
+    shutil.copyfile(db, both / "old.duckdb")
+    shutil.copyfile(events, both / "events.csv")
+    assert handledger(fresh, "import", str(both)) == (2, "", (
+        f"error: {both}: nothing to import: 2 file(s) skipped, 1 DuckDB database(s) (a ledger: "
+        "import its JSON-lines export), 1 events table(s) of a CSV export (import the "
+        "JSON-lines export); handledger reads JSON lines (.jsonl), PHH (.phh, .phhs), PokerNow "
+        "game logs (.csv), PokerStars hand histories (text); nothing written\n"))
+    assert not fresh.exists()
+    jsonl = tmp_path / "FILE.jsonl"
+    assert handledger(db, "export", "--format", "jsonl", "-o", str(jsonl))[0] == 0
+    assert handledger(fresh, "import", str(jsonl)) == (
+        0, "imported 1 hand(s) (56 events) from 1 file(s); 0 already in the ledger; 0 rejected\n",
+        "")

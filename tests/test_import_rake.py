@@ -94,9 +94,9 @@ def test_the_uncalled_bet_left_out_with_the_rake(tmp_path: Path) -> None:
     _, code, _, err = _import(tmp_path, HAND + "winnings = [30, 0, 0]\nrake = 1\n"
                               "_hand_id = 'u2'\n", "u2.phh")
     assert (code, err) == (0, f"warning: {tmp_path / 'u2.phh'}:1: hand u2: the hand records "
-                              "a rake of 1, but the table paid 30 of the pot of 12 and the "
-                              "uncalled bet of 20: 1 less than the 31 due once the rake is "
-                              "taken (stored; the audit reports it)\n")
+                              "a rake of 1, but of the 31 due once it is taken (the pot 12 "
+                              "and the uncalled bet 20, less the rake), the table paid 30: 1 "
+                              "short (stored; the audit reports it)\n")
 
 
 def test_a_recorded_rake_in_json_lines_is_checked_too(tmp_path: Path) -> None:

@@ -54,3 +54,28 @@ def test_a_money_file_into_a_plain_chip_session_says_it_once(tmp_path: Path) -> 
     assert code == 2 and err.endswith("nothing of them was imported); --strict: nothing of "
                                       "this file was written\n")
     assert "; 78 rejected" in out
+
+
+def test_a_money_file_into_a_session_of_cents_of_no_currency_names_its_chip(
+        tmp_path: Path) -> None:
+    """The run-it-twice PokerNow log opens its session with a chip of 0.01 and no currency
+    (``balances``: ``chips of 0.01``): the PokerStars USD file refused there says so, not
+    "plain chips", and the ``session set`` it gives then takes the file in."""
+    db = tmp_path / "l.duckdb"
+    assert one_shot(db, "import", str(SHARED / "pokernow" / "pokernowpy_run-it-twice.csv"))[0] == 0
+    session = "pokernowpy_run-it-twice"
+    before = events(db)
+    code, out, err = one_shot(db, "import", "--session", session, str(CASH))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in "
+                              "the ledger; 78 rejected\n")
+    assert err == (f"error: {CASH}: the hand is in USD but session {session} counts chips of "
+                   "0.01 (no currency): say what its chip is worth first (`handledger session "
+                   f"set {session} --chip-value 0.01 --currency USD`) (all 78 hands of the "
+                   "file, from PokerStars-35824118297 to PokerStars-35825214163: nothing of "
+                   "them was imported)\n")
+    assert events(db) == before
+    assert one_shot(db, "session", "set", session, "--chip-value", "0.01", "--currency",
+                    "USD") == (0, f"session {session}: 1 chip = 0.01 USD\n", "")
+    assert one_shot(db, "import", "--session", session, str(CASH))[:2] == (
+        0, "imported 78 hand(s) (1725 events) from 1 file(s); 0 already in the ledger; "
+           "0 rejected\n")

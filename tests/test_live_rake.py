@@ -7,7 +7,9 @@ takes 10, Ann is paid 290. Nets: Ann +140, Bob -150, together -10, the rake."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -628,3 +630,26 @@ def test_a_split_pot_raked_is_one_rake(run, db: str) -> None:  # noqa: ANN001
     assert _nets(run) == {"Ann": -3, "Bob": -2}
     with Ledger(db, read_only=True) as ledger:
         assert rake_taken(ledger, "s") == 5
+
+
+def test_standings_and_report_say_the_sum_row_is_the_rake(run, db: str, raked: Path,  # noqa: ANN001
+                                                          tmp_path: Path) -> None:
+    """The (sum) row of ``standings`` and the report's Sum row are -10, not 0: both say it is
+    the rake, in the lines ``balances`` gives (Ann +140, Bob -150, the table took 10)."""
+    copy_ledger(raked, Path(db))
+    rake = ["rake: 10 chips taken from the pots in session s (1 hand)",
+            "note: the players' nets sum to -10 chips, not 0: the rake the table took (above)"]
+    out = run("standings")
+    assert (out.exit_code, out.output.splitlines()) == (0, [
+        "player              s        total",
+        "Ann               140          140",
+        "Bob              -150         -150",
+        "(sum)             -10          -10", *rake])
+    assert run("balances").output.splitlines()[-2:] == rake
+    site = tmp_path / "site"
+    assert run("report", str(site)).exit_code == 0
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert ("The last row sums each column: 0 when every chip is accounted for, less the "
+            "rake the table took (below).") in index
+    assert [html.unescape(n) for n in re.findall(r'<p class="note sum-note">(.*?)</p>',
+                                                 index)] == rake

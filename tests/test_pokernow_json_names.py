@@ -363,3 +363,33 @@ def test_replay_notes_name_the_short_raiser(tmp_path: Path) -> None:
     assert data["notes"] == [note]
     _, text, _ = one_shot(db, "replay", "--hand", hand)
     assert "note: IpusyM's bet to 145" in text and "f-mUxYkHrq" not in text
+
+
+def test_a_name_turned_round_is_the_latest_alias_everywhere(tmp_path: Path) -> None:
+    """``player alias Dave A8``, ``player alias Dave Player7``, then ``player alias Player7
+    Dave``: the latest says Dave is Player7, so A8 (gE4aE_Yhc3) is Player7 in every read.
+    Hand #4: A8 and "ksv @ ycx" 100 each, A8's straight wins the 200 pot; the game: A8 +150.
+    ``show``, ``state`` and the report's hand page named him Dave while ``balances`` and
+    ``standings`` said Player7 (or ``Dave (Player7)``, the host's row read as a nickname)."""
+    db = tmp_path / "t.duckdb"
+    assert one_shot(db, "import", str(LOG2))[0] == 0
+    for name, other in (("Dave", "A8"), ("Dave", "Player7"), ("Player7", "Dave")):
+        assert one_shot(db, "player", "alias", name, other)[0] == 0
+    hand4 = "pn-charlestudor_Input_Log_002-4-164267592456700"
+    _, text, _ = one_shot(db, "show", hand4)
+    assert text.splitlines()[0] == (f"hand {hand4}: NT, button Player7; seats ksv @ ycx 100, "
+                                    "Player7 100")
+    _, text, _ = one_shot(db, "state", hand4)
+    assert text.splitlines()[-3:] == [
+        "Main pot 200 (ksv @ ycx, Player7): Player7 wins 200 with straight, five high.",
+        "paid: Player7 200", "stacks after the hand: ksv @ ycx 0, Player7 200"]
+    _, text, _ = one_shot(db, "balances")
+    assert text.splitlines()[1] == ("Player7                             150           50"
+                                    "            0      4        1")
+    _, text, _ = one_shot(db, "standings")
+    assert text.splitlines()[1] == ("Player7                                           150"
+                                    "          150")
+    site = tmp_path / "site"
+    assert one_shot(db, "report", str(site))[0] == 0
+    page = (site / "hands" / f"{hand4}.html").read_text(encoding="utf-8")
+    assert '<span class="seat-name">Player7</span>' in page and "Dave" not in page

@@ -143,8 +143,8 @@ def test_paid_short_by_the_uncalled_bet_it_returned(tmp_path: Path) -> None:
     code, out, err = one_shot(db, "import", str(short))
     assert code == 0 and out.endswith("; 1 warning(s) about hands stored\n")
     assert err == (f"warning: {short}:1: hand {RETURNED}: the hand records a rake of 0.20, but "
-                   "the table paid 4.70 of the pot of 4.90 and the uncalled bet of 0.10: 0.10 "
-                   "less than the 4.80 due once the rake is taken (stored; the audit reports "
+                   "of the 4.80 due once it is taken (the pot 4.90 and the uncalled bet 0.10, "
+                   "less the rake), the table paid 4.70: 0.10 short (stored; the audit reports "
                    "it)\n")
     assert _findings(db, RETURNED) == [("payout", "Player2", 480, 470),
                                        ("rake", "Player2", 500, 470),
@@ -166,8 +166,8 @@ def test_json_lines_paid_short_by_the_uncalled_bet(tmp_path: Path) -> None:
     code, _, err = one_shot(other, "import", str(edited))
     assert code == 0
     assert err == (f"warning: {edited}:1: hand {RETURNED}: the hand records a rake of 0.20, "
-                   "but the table paid 4.70 of the pot of 4.90 and the uncalled bet of 0.10: "
-                   "0.10 less than the 4.80 due once the rake is taken (stored; the audit "
+                   "but of the 4.80 due once it is taken (the pot 4.90 and the uncalled bet "
+                   "0.10, less the rake), the table paid 4.70: 0.10 short (stored; the audit "
                    "reports it)\n")
     assert _findings(other, RETURNED) == [("payout", "Player2", 480, 470),
                                           ("rake", "Player2", 500, 470)]
@@ -185,8 +185,8 @@ def test_paid_over_beside_the_rake(tmp_path: Path) -> None:
     code, _, err = one_shot(db, "import", str(over))
     assert code == 0
     assert err == (f"warning: {over}:1: hand {RETURNED}: the hand records a rake of 0.20, but "
-                   "the table paid 4.90 of the pot of 4.90 and the uncalled bet of 0.10: 0.10 "
-                   "more than the 4.80 due once the rake is taken (stored; the audit reports "
+                   "of the 4.80 due once it is taken (the pot 4.90 and the uncalled bet 0.10, "
+                   "less the rake), the table paid 4.90: 0.10 over (stored; the audit reports "
                    "it)\n")
     assert _findings(db, RETURNED) == [("payout", "Player2", 480, 490),
                                        ("rake", "Player2", 500, 490),
@@ -204,8 +204,8 @@ def test_paid_over_beside_the_rake(tmp_path: Path) -> None:
     code, _, err = one_shot(tmp_path / "back.duckdb", "import", str(back))
     assert code == 0
     assert err == (f"warning: {back}:1: hand {RETURNED}: the hand records a rake of 0.20, but "
-                   "the table paid 5.00 of the pot of 4.90 and the uncalled bet of 0.10: 0.20 "
-                   "more than the 4.80 due once the rake is taken (stored; the audit reports "
+                   "of the 4.80 due once it is taken (the pot 4.90 and the uncalled bet 0.10, "
+                   "less the rake), the table paid 5.00: 0.20 over (stored; the audit reports "
                    "it)\n")
 
 
@@ -217,9 +217,9 @@ def test_no_rake_and_paid_short_by_the_uncalled_bet_it_returned(tmp_path: Path) 
     db = tmp_path / "nr.duckdb"
     code, _, err = one_shot(db, "import", str(short))
     assert code == 0
-    assert err == (f"warning: {short}:1: hand {RETURNED}: the table paid 4.90 of the pot of "
-                   "4.90 and the uncalled bet of 0.10: short by 0.10, and the hand records no "
-                   "rake (stored; the audit reports it)\n")
+    assert err == (f"warning: {short}:1: hand {RETURNED}: of the 5.00 due (the pot 4.90 "
+                   "and the uncalled bet 0.10), the table paid 4.90: 0.10 short, and the hand "
+                   "records no rake (stored; the audit reports it)\n")
     assert _findings(db, RETURNED) == [("payout", "Player2", 500, 490),
                                        ("site_summary", None, 480, 490)]  # 480 + 0 of 490
 
@@ -242,10 +242,10 @@ def test_a_return_short_of_the_uncalled_bet_is_a_short_payout(tmp_path: Path) ->
     db = tmp_path / "s.duckdb"
     code, out, err = one_shot(db, "import", str(edited))
     assert code == 0 and out.endswith("; 1 warning(s) about hands stored\n")
-    assert err == (f"warning: {edited}:1: hand {FIRST}: the table paid 0.30 of the pot of "
-                   "0.20 and the uncalled bet of 0.20: short by 0.10, and the hand records no "
-                   "rake; the file returns 0.10 of k1tt9nM1nd's uncalled bet of 0.20 (stored; "
-                   "the audit reports it)\n")
+    assert err == (f"warning: {edited}:1: hand {FIRST}: of the 0.40 due (the pot 0.20 and "
+                   "the uncalled bet 0.20), the table paid 0.30: 0.10 short, and the hand "
+                   "records no rake; the file returns 0.10 of k1tt9nM1nd's uncalled bet of "
+                   "0.20 (stored; the audit reports it)\n")
     code, out, _ = one_shot(db, "audit", "--json")
     assert code == 1
     assert [(d["kind"], d["player"], d["expected"], d["actual"], d["message"])
@@ -267,8 +267,8 @@ def test_a_return_short_of_the_uncalled_bet_beside_the_rake(tmp_path: Path) -> N
     code, _, err = one_shot(db, "import", str(short))
     assert code == 0
     assert err == (f"warning: {short}:1: hand {RETURNED}: the hand records a rake of 0.20, but "
-                   "the table paid 4.75 of the pot of 4.90 and the uncalled bet of 0.10: 0.05 "
-                   "less than the 4.80 due once the rake is taken; the file returns 0.05 of "
+                   "of the 4.80 due once it is taken (the pot 4.90 and the uncalled bet 0.10, "
+                   "less the rake), the table paid 4.75: 0.05 short; the file returns 0.05 of "
                    "Player2's uncalled bet of 0.10 (stored; the audit reports it)\n")
     assert _findings(db, RETURNED) == [("payout", "Player2", 480, 475),
                                        ("rake", "Player2", 500, 475),

@@ -6,6 +6,7 @@ terminal does; every other command runs."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path
@@ -139,6 +140,39 @@ def test_the_first_evening_runs_and_prints_as_printed(run) -> None:  # noqa: ANN
     assert said["buyin friday Bob 150 --kind rebuy"] == "friday: Bob rebuy 150 chips (entry 5)\n"
     assert run("session", "list").output == (
         "friday  2026-11-27  2 hand(s)  4 buy-in(s)  closed, settled\n")
+
+
+def test_the_checkpoints_file_holds_records_that_verify_against_reads(run, db: str) -> None:  # noqa: ANN001
+    """The close of the evening appends to ``LEDGER.checkpoints`` not its checkpoint line but
+    one JSON record, with the whole hash, as the README says; ``verify --against FILE``
+    reads it, and the record pasted as the argument is refused (neither a file nor
+    POS:HASH)."""
+    for commands, _ in _evening():
+        for argv in commands:
+            assert run(*argv).exit_code == 0, argv
+            if argv[:2] == ["session", "close"]:
+                break
+        else:
+            continue
+        break
+    path = Path(db + ".checkpoints")
+    (line,) = path.read_text(encoding="utf-8").splitlines()
+    record = json.loads(line)
+    assert sorted(record) == ["at", "hash", "ledger", "marks", "marks_from", "position"]
+    assert (record["ledger"], record["position"], record["marks_from"]) == ("t", 36, 1)
+    assert re.fullmatch(r"[0-9a-f]{64}", record["hash"])
+    result = run("verify", "--against", str(path))
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-2:] == [
+        f"checkpoint {path}:1 t 36:{record['hash'][:16]}… at {record['at']}: ok: extended",
+        "the ledger extends all 1 checkpoint(s)"]
+    assert run("verify", "--against", line).exit_code == 2
+    prose = " ".join(_readme_section("Your first evening").split())
+    assert ("The line itself is not kept in a file. The close appends a record of the same "
+            "checkpoint to `handledger.duckdb.checkpoints`, beside the ledger: one JSON object "
+            "a line, with the whole hash") in prose
+    assert ("`handledger verify --against handledger.duckdb.checkpoints` checks every record "
+            "in it") in prose
 
 
 def test_a_stack_typed_wrong_is_corrected_as_printed(run) -> None:  # noqa: ANN001

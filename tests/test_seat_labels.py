@@ -102,21 +102,22 @@ def test_the_sum_of_standings_counts_the_seat_labels_as_balances_does(tmp_path: 
     """Hand e pays short by 5 (100 in the pot, 95 paid, no rake): the books are off by -5,
     every chip of it a seat label's. ``balances`` says so in its nets-sum line; ``standings``
     shows the seats' nets added up, -5 (a: 0, b: 0, e: +45 - 50 + 0), and its ``(sum)`` counts
-    them: -5, not the 0 of the players listed; ``--json`` and the report's grid the same."""
+    them: -5, not the 0 of the players listed, under it the line ``balances`` gives;
+    ``--json`` and the report's grid the same."""
     db = _ledger(tmp_path)
     (tmp_path / "e.phh").write_text(HEAD + ALL_IN.replace("7c2d", "8c3d")
                                     + "winnings = [95, 0, 0]\n", encoding="utf-8")
     assert run(db, "import", str(tmp_path / "e.phh")).exit_code == 0
     note3 = NOTE.replace("note: 2 ", "note: 3 ")
-    assert run(db, "balances").output.splitlines() == [
-        HEADER, *NAMED, "note: the players' nets sum to -5 chips, not 0: chips the table kept "
-        "or paid to nobody (a rake, a hand paid short) or paid beyond the pot; `handledger "
-        "audit` names the hands", note3]
-    assert run(db, "standings").output.splitlines() == [
+    short = ("note: the players' nets sum to -5 chips, not 0: chips the table kept or paid to "
+             "nobody (a rake, a hand paid short) or paid beyond the pot; `handledger audit` "
+             "names the hands")
+    assert run(db, "balances").output.splitlines() == [HEADER, *NAMED, short, note3]
+    assert run(db, "standings").output.splitlines() == [  # the same note under its (sum)
         "player        (no session)        total", "Ann                     50           50",
         "Cy                       0            0", "Bob                    -50          -50",
         "(seat labels)           -5           -5", "(sum)                   -5           -5",
-        GRID_NOTE.replace("note: 2 ", "note: 3 ")]
+        short, GRID_NOTE.replace("note: 2 ", "note: 3 ")]
     grid = json.loads(run(db, "standings", "--json").output)
     assert grid["seat_label_nets"] == {"nets": {"": -5}, "total": -5}
     assert [p["player"] for p in grid["players"]] == ["Ann", "Cy", "Bob"]

@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 
 from ledger.audit.rake_count import counted_rake
 from ledger.model.money import format_money
-from ledger.model.names import aliases_in_force
+from ledger.model.names import aliases_in_force, resolved_aliases
 from ledger.model.platform import from_platform
 
 #: A player's name mapping (alias → player), see :func:`resolve_aliases`.
@@ -445,28 +445,8 @@ def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
     ...                  U(alias="A8", reason="r", by="h")])
     {'A8': 'u1'}
     """
-    rows = [e for e in events if e.type in ALIAS_TYPES]
-    force = aliases_in_force([(getattr(e, "player", None) if e.type == "player_alias"
-                               else None, e.alias) for e in rows])
-    link: dict[str, str] = {}
-    for e, kept in zip(rows, force, strict=True):
-        if not kept or e.player == e.alias:
-            continue
-        link[e.alias] = e.player
-        seen, node = {e.alias}, e.player
-        while node in link:
-            if link[node] in seen:
-                del link[node]  # the older link into the cycle
-                break
-            seen.add(node)
-            node = link[node]
-    out = {}
-    for alias in link:
-        node, hops = alias, 0
-        while node in link and hops <= len(link):
-            node, hops = link[node], hops + 1
-        out[alias] = node
-    return out
+    return resolved_aliases([(getattr(e, "player", None) if e.type == "player_alias" else None,
+                              e.alias) for e in events if e.type in ALIAS_TYPES])
 
 
 def build_series(rows: Iterable[SessionRow], hands: Iterable[HandFacts], *,
@@ -618,14 +598,20 @@ def platform_nicknames(rows: Iterable[SessionRow], seated: Mapping[str | None, s
     ``rows``: the session rows in ledger order (only ``player_alias`` and
     ``player_unaliased`` ones are read); ``seated``: per session, the names at its tables
     before aliases; ``booked``: per session, the series names of its books' players."""
+    from ledger.store.streams import shown_names
+
     anywhere = set().union(*seated.values())
     named = [r for r in rows if r.event.type in ALIAS_TYPES]
     force = aliases_in_force([(r.event.player if r.event.type == "player_alias" else None,
                                r.event.alias) for r in named])
+    # the ids the reads name (a host's row giving his name another, `player alias Dave
+    # Player7` after `player alias Dave ID`, names no id: Player7 is no id of nickname Dave)
+    ids = shown_names([(r.event.player, r.event.alias) for r, f in zip(named, force, strict=True)
+                       if f and r.session in platform])
     kept: list[tuple[str, str]] = []  # (player, nickname) in ledger order
     for r, in_force in zip(named, force, strict=True):
         e = r.event
-        if (in_force and r.session in platform and e.alias not in anywhere
+        if (in_force and r.session in platform and e.player in ids and e.alias not in anywhere
                 and aliases.get(e.player, e.player) == e.player
                 and (e.player in seated.get(r.session, ())
                      or e.player in booked.get(r.session, ()))):

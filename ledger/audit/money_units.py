@@ -140,6 +140,16 @@ def money_places(con: Any, session: str | None) -> MoneyPlaces:
     return places
 
 
+def chips_of(unit: ChipUnit) -> str:
+    """What a table of ``unit`` counts, as ``balances`` heads it: ``plain chips`` (no chip
+    value), ``chips of 0.25 USD``, ``chips of 0.01`` (a chip value and no currency).
+
+    >>> chips_of((1, 0, None)), chips_of((25, 2, "USD")), chips_of((1, 2, None))
+    ('plain chips', 'chips of 0.25 USD', 'chips of 0.01')
+    """
+    return "plain chips" if unit == (1, 0, None) else f"chips of {chip_unit_text(unit)}"
+
+
 def chip_units_worth(units: list[dict[str, Any]]) -> str:
     """Each unit's sessions and what one of its chips is worth (``units`` as
     :class:`ledger.audit.standings_grid.Standings` lists them): ``friday: 1 chip = 0.25 USD; (no

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.audit.money_units import ChipUnit, all_plain, money_places, one_unit
-from ledger.audit.player_balances import open_hands
+from ledger.audit.player_balances import open_hands, rake_taken
+from ledger.audit.player_balances import unbalanced as nets_off_zero
 from ledger.audit.seat_labels import seat_label_hands, seat_label_of
 
 #: What to do about mixed currencies in the standings, which has no --session (as
@@ -49,12 +50,16 @@ class Standings:
     unit: tuple[int, str | None]
     in_progress: list[dict[str, Any]] = field(default_factory=list)
     units: list[dict[str, Any]] = field(default_factory=list)
-    #: Per chip unit whose sum row holds chips carried to a session's next hand that no
-    #: ended hand holds yet, as :func:`replay.books.standings` sets it: ``net_sum`` (the
-    #: players' nets, the chips of hands still in progress aside:
-    #: :func:`ledger.audit.player_balances.unbalanced`), ``carried`` (those chips) and
-    #: ``closed`` (the closed sessions among those holding them: owed by nobody).
+    #: Per chip unit (with money: one row, ``chip_value_minor`` None) whose players' nets do
+    #: not sum to zero: ``net_sum`` (the chips of hands still in progress aside:
+    #: :func:`ledger.audit.player_balances.unbalanced`); and, as :func:`replay.books.standings`
+    #: sets it, per unit whose sum row holds chips carried to a session's next hand that no
+    #: ended hand holds yet, ``carried`` (those chips) and ``closed`` (the closed sessions
+    #: among those holding them: owed by nobody).
     unbalanced: list[dict[str, Any]] = field(default_factory=list)
+    #: The rake the table took from the pots, per session and chip unit
+    #: (:func:`ledger.audit.player_balances.rake_taken`): why a sum may be short of zero.
+    rake: list[dict[str, Any]] = field(default_factory=list)
     #: Hands of no session seating players by seat label (``p1 … pN`` of a file that names
     #: no player), left out of ``players``: :mod:`ledger.audit.seat_labels`.
     seat_labels: int = 0
@@ -218,5 +223,6 @@ def standings(con: Any, money: bool) -> Standings:
     return Standings(sessions, ordered, unit, open_hands(con, None, money),
                      [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
                        "sessions": named} for u, named in units.items()],
+                     unbalanced=nets_off_zero(con, None, money), rake=rake_taken(con, None),
                      seat_labels=(hands := seat_label_hands(con, None)),
                      seat_label_nets=seats if hands else None)

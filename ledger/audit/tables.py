@@ -86,8 +86,11 @@ if TYPE_CHECKING:
 #: :func:`ledger.audit.books.platform_nicknames` reads it: forces a rebuild; 28: a closed
 #: session's chips carried to no hand are said as carried chips owed by nobody; 29: a voided
 #: hand of no session is in no book (no ``session_book`` row of no session, no player row,
-#: no hand counted in ``sessions``, no row in ``player_hand_results``).
-DERIVED_VERSION = "29"
+#: no hand counted in ``sessions``, no row in ``player_hand_results``); 30:
+#: ``player_nicknames`` takes no host's row for an id's name (``player alias Player7 Dave``
+#: after ``player alias Dave ID``: Player7 is no id known as Dave), as
+#: :func:`ledger.store.streams.shown_names` reads the rows.
+DERIVED_VERSION = "30"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

@@ -355,3 +355,37 @@ def aliases_in_force(rows: Sequence[tuple[str | None, str]]) -> list[bool]:
             if ended:
                 force[ended[-1]] = False
     return force
+
+
+def resolved_aliases(rows: Sequence[tuple[str | None, str]]) -> dict[str, str]:
+    """``{alias: player}`` of alias rows in ledger order (``rows`` as
+    :func:`aliases_in_force` takes them: ``(player, alias)`` of a ``player_alias`` row,
+    ``(None, alias)`` of a ``player_unaliased`` one), chains followed (``a → b`` and ``b →
+    c`` give ``a → c``). The latest statement wins: when an alias would close a cycle, the
+    older link into the new alias is dropped. The one answer to whom a name stands for: the
+    books group by it (:func:`ledger.audit.books.resolve_aliases`) and the hand views name
+    a platform id by it (:func:`ledger.store.streams.platform_names`).
+
+    >>> resolved_aliases([("id1", "A8"), ("Dave", "id1"), ("Dave", "P7"), ("P7", "Dave")])
+    {'A8': 'P7', 'id1': 'P7', 'Dave': 'P7'}
+    """
+    force = aliases_in_force(rows)
+    link: dict[str, str] = {}
+    for (player, alias), kept in zip(rows, force, strict=True):
+        if not kept or player is None or player == alias:
+            continue
+        link[alias] = player
+        seen, node = {alias}, player
+        while node in link:
+            if link[node] in seen:
+                del link[node]  # the older link into the cycle
+                break
+            seen.add(node)
+            node = link[node]
+    out = {}
+    for alias in link:
+        node, hops = alias, 0
+        while node in link and hops <= len(link):
+            node, hops = link[node], hops + 1
+        out[alias] = node
+    return out

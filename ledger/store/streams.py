@@ -27,6 +27,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from ledger.model.errors import LedgerError, MalformedEvent, no_hand
 from ledger.model.events import EVENT_ADAPTER, AnyEvent, parse_event
+from ledger.model.names import resolved_aliases
 from ledger.model.platform import PLATFORM_FORMAT, platform_sessions_of
 from ledger.store.duck import TABLES_HERE
 from ledger.store.store import COLUMNS, StoredEvent
@@ -578,7 +579,9 @@ def platform_names(ledger: Any) -> dict[str, str]:
     knows by their id (its ``player_alias`` rows, id → name, in sessions whose players are
     platform ids: :func:`platform_sessions`), or the name a host gave him there with ``player
     alias NAME ID`` (a row NAME → id: the books then know him as NAME, README "PokerNow");
-    a row a ``player unalias`` ended left out. Empty when there are none.
+    a row a ``player unalias`` ended left out; an id a host's rows name, as the books resolve
+    him (:func:`ledger.model.names.resolved_aliases`: ``balances``, ``standings`` and the
+    exports name him so too, the latest alias winning). Empty when there are none.
 
     First the sessions with an alias (:func:`alias_sessions`), then the payloads of those
     sessions' openings, hands and aliases alone. Reading the payload of rows spread over the
@@ -606,7 +609,13 @@ def platform_names(ledger: Any) -> dict[str, str]:
         else:
             kept.append((player, alias, bool(platform)))
     named = shown_names((p, a) for p, a, here in kept if here)
-    return {pid: name for pid, name in named.items() if pid != name}
+    # an id a host named (`player alias NAME ID`, chains and a name turned round followed) is
+    # shown as the books group him, the same answer as balances and standings: the player he
+    # is, by that player's own name when it is an id of a name
+    books = resolved_aliases([(p, a) for p, a, _ in rows])
+    shown = {pid: named.get(books[pid], books[pid]) if pid in books else name
+             for pid, name in named.items()}
+    return {pid: name for pid, name in shown.items() if pid != name}
 
 
 def shown_names(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
@@ -614,10 +623,14 @@ def shown_names(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
     row names the id ``player`` ``alias``; a host's row whose ``alias`` is an id already named
     (``player alias Marty HXN7RGKNLI``), or the name a host gave ids (``player alias Marty2
     Marty``), names them ``player`` from then on, as the books resolve him
-    (:func:`ledger.audit.books.resolve_aliases`), and a later PokerNow name of his leaves it.
+    (:func:`ledger.audit.books.resolve_aliases`), and a later PokerNow name of his leaves it;
+    a host's row making another name stand for that name (``player alias Marty M7``) names
+    no id.
 
     >>> shown_names([("HXN7", "Mdey"), ("Marty", "HXN7"), ("HXN7", "Mdey 2")])
     {'HXN7': 'Marty'}
+    >>> shown_names([("id1", "A8"), ("Dave", "id1"), ("Dave", "P7"), ("P7", "Dave")])
+    {'id1': 'P7'}
     """
     out: dict[str, str] = {}
     hosted: set[str] = set()
@@ -627,6 +640,8 @@ def shown_names(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
             hosted.add(alias)
         elif renamed := [pid for pid in hosted if out[pid] == alias]:
             out.update(dict.fromkeys(renamed, player))
+        elif any(out[pid] == player for pid in hosted):
+            continue  # another name for a host-named player: alias stands for him, no id
         elif player not in hosted:
             out[player] = alias
     return out

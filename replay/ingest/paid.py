@@ -39,7 +39,10 @@ def paid_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
         :class:`StoredFinding` naming the hand (``file``, ``line``), what was paid, the pot
         (and the uncalled bet) and by how many chips it is over or short, the amounts as
         the file writes them (``the table paid 410 of the pot of 400: over by 10, chips the
-        pot did not hold``; ``… short by 10, and the hand records no rake``), and each
+        pot did not hold``; ``… short by 10, and the hand records no rake``; with an
+        uncalled bet, what was due first: ``of the 35.00 due (the pot 25.00 and the
+        uncalled bet 10.00), the table paid 33.75: 1.25 short, and the hand records no
+        rake``), and each
         uncalled bet the file returns short of (``…; the file returns 0.10 of P's uncalled
         bet of 0.20``, :func:`replay.rake.short_return_words`).
     """
@@ -72,11 +75,18 @@ def unraked_finding(events: Sequence[Any], state: Any, *, file: str | None = Non
     def a(chips: int) -> str:  # as the file writes amounts: 0.20 in a hand kept in cents
         return format_amount(chips, started.unit.decimals)
 
-    owed = f"the pot of {a(pot)}" + (f" and the uncalled bet of {a(back)}" if back else "")
-    if state.carried_out:  # a pot carried to the next hand is not paid as well (RULES.md §7.1)
-        owed += f" ({a(state.carried_out)} more carried to the session's next hand)"
-    off = (f"over by {a(-short)}, chips the pot did not hold" if short < 0 else
-           f"short by {a(short)}, and the hand records no rake")
-    off += short_return_words(state, started.unit.decimals)
-    return StoredFinding(f"the table paid {a(paid)} of {owed}: {off}", file=file, line=line,
-                         hand=started.hand)
+    # a pot carried to the next hand is not paid as well (RULES.md §7.1)
+    carried = (f"{a(state.carried_out)} more carried to the session's next hand"
+               if state.carried_out else "")
+    if back:  # what is due first, then what was paid: never "paid 33.75 of the pot of 25.00"
+        said = (f"of the {a(pot + back)} due (the pot {a(pot)} and the uncalled bet "
+                f"{a(back)}{'; ' + carried if carried else ''}), the table paid {a(paid)}: "
+                + (f"{a(-short)} over, chips the pot did not hold" if short < 0 else
+                   f"{a(short)} short, and the hand records no rake"))
+    else:
+        said = (f"the table paid {a(paid)} of the pot of {a(pot)}"
+                + (f" ({carried})" if carried else "") + ": "
+                + (f"over by {a(-short)}, chips the pot did not hold" if short < 0 else
+                   f"short by {a(short)}, and the hand records no rake"))
+    said += short_return_words(state, started.unit.decimals)
+    return StoredFinding(said, file=file, line=line, hand=started.hand)

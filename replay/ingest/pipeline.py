@@ -409,8 +409,8 @@ def _tables(ledger: Any, importer: Importer) -> Any:
 def _importer_of(path: Path, report: ImportReport) -> Importer | None:
     """The importer of the file at ``path``; None, with the one error in ``report``, when it
     is not a regular file within the caps (never a device, a pipe or 5 GB), cannot be read,
-    is no format handledger reads, is a Parquet file (known by its first bytes, ``PAR1``,
-    whatever its name), or is a binary file named ``.jsonl``."""
+    is no format handledger reads, is a Parquet file or a DuckDB database (known by their
+    first bytes, whatever their names), or is a binary file named ``.jsonl``."""
     name = file_name(path)
     try:
         check_file(path)
@@ -421,15 +421,16 @@ def _importer_of(path: Path, report: ImportReport) -> Importer | None:
         report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
         return None
     from ledger.formats.reading import read_head
-    from replay.ingest.survey import parquet_said, statement_said
+    from replay.ingest.survey import events_csv_said, ledger_said, parquet_said, statement_said
 
-    # a Parquet file is known by its first bytes, whatever its name (`x.jsonl` too)
-    if (said := parquet_said(read_head(path))) is not None:
+    # a Parquet file or a ledger is known by its first bytes, whatever its name (`x.jsonl` too)
+    head = read_head(path)
+    if (said := parquet_said(head) or ledger_said(head, name)) is not None:
         report.errors.append(f"{name}: {said}")
         return None
     importer = find_importer(path)
     if importer is None:
-        said = statement_said(read_head(path)) or \
+        said = statement_said(head) or events_csv_said(head) or \
             f"not a hand history handledger reads ({formats()})"
         report.errors.append(f"{name}: {said}")
     elif importer.name == "jsonl" and (binary := not_text(path)) is not None:

@@ -89,12 +89,14 @@ def counting(ledger: Any, session: str, decimals: int, file: str) -> Counting | 
     if state.decimals == 2 and state.chip_value_minor == 1:  # the session's chip is a cent
         return AS_IS
     if state.currency is None:
+        from replay.ingest.units import SessionUnit, session_chips
+
+        unit = SessionUnit(state.chip_value_minor or 1, None, state.decimals or 0)
         raise MalformedInput(
             f"this log counts cents (an amount has a decimal point), but session {session} "
-            "counts plain chips: say what its chip is worth first (`handledger session set "
-            f"{shell_arg(session)} --chip-value … --currency …`), or import the log without "
-            "--session; "
-            "nothing of the file was written", file=file)
+            f"counts {session_chips(unit)}: say what its chip is worth first (`handledger "
+            f"session set {shell_arg(session)} --chip-value … --currency …`), or import the "
+            "log without --session; nothing of the file was written", file=file)
     if state.decimals < 2:
         raise MalformedInput(
             f"this log counts cents (an amount has a decimal point), but session {session} "

@@ -119,8 +119,10 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
         :class:`StoredFinding` (stored, a warning): the payouts are short of the pot (and
             the uncalled bet) by something other than the rake, naming the rake, what was
             paid, the pot, and how far it is from what they leave once the rake is taken
-            (``… paid 4.70 of the pot of 4.90 and the uncalled bet of 0.10: 0.10 less than
-            the 4.80 due once the rake is taken``, ``0.10 more than …``); of a rake of 0, as
+            (``… paid 492 of the pot of 502: 2 less than the 494 due once the rake is
+            taken``, ``2 more than …``; with an uncalled bet, what was due first: ``… of the
+            4.80 due once it is taken (the pot 4.90 and the uncalled bet 0.10, less the
+            rake), the table paid 4.70: 0.10 short``, ``0.10 over``); of a rake of 0, as
             of a hand with none (:func:`replay.ingest.paid.unraked_finding`).
     """
     started = events[0]
@@ -165,11 +167,16 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     short = pot + back - paid
     if short == rake or (back and short - unreturned(state) == rake):
         return None
-    owed = f"the pot of {a(pot)}" + (f" and the uncalled bet of {a(back)}" if back else "")
     due = pot + back - rake
-    off = f"{a(due - paid)} less" if paid < due else f"{a(paid - due)} more"
-    return StoredFinding(f"the hand records a rake of {a(rake)}, but the table paid {a(paid)} of "
-                         f"{owed}: {off} than the {a(due)} due once the rake is taken"
+    if back:  # what is due first, then what was paid: never "paid 30 of the pot of 12"
+        said = (f"of the {a(due)} due once it is taken (the pot {a(pot)} and the uncalled bet "
+                f"{a(back)}, less the rake), the table paid {a(paid)}: "
+                + (f"{a(due - paid)} short" if paid < due else f"{a(paid - due)} over"))
+    else:
+        said = (f"the table paid {a(paid)} of the pot of {a(pot)}: "
+                + (f"{a(due - paid)} less" if paid < due else f"{a(paid - due)} more")
+                + f" than the {a(due)} due once the rake is taken")
+    return StoredFinding(f"the hand records a rake of {a(rake)}, but {said}"
                          f"{short_return_words(state, started.unit.decimals)}", **where)
 
 

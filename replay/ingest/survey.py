@@ -91,6 +91,10 @@ KINDS = {
     "statement": ("a PokerNow ledger statement", "PokerNow ledger statement(s) (imported "
                   "with --ledger beside their log)"),
     "parquet": ("a Parquet file", "Parquet"),
+    "ledger": ("a DuckDB database", "DuckDB database(s) (a ledger: import its JSON-lines "
+               "export)"),
+    "events": ("the events table", "events table(s) of a CSV export (import the JSON-lines "
+               "export)"),
     "unreadable": ("", "unreadable (not a regular file, too large or not readable)"),
 }
 
@@ -156,8 +160,8 @@ def _why(path: Path) -> str:
     except OSError as exc:
         return f"cannot read: {exc.strerror or exc}"
     head = read_head(path)
-    return statement_said(head) or parquet_said(head) or \
-        f"not a hand history handledger reads ({formats()})"
+    return (statement_said(head) or parquet_said(head) or ledger_said(head, str(path))
+            or events_csv_said(head) or f"not a hand history handledger reads ({formats()})")
 
 
 def statement_said(head: bytes) -> str | None:
@@ -178,6 +182,34 @@ def parquet_said(head: bytes) -> str | None:
         return None
     return ("a Parquet file (a table `handledger export --format parquet` writes), which "
             f"import does not read: {_JSONL}")
+
+
+def ledger_said(head: bytes, name: str = "LEDGER") -> str | None:
+    """What is said of a file whose first bytes ``head`` are a DuckDB database's (DuckDB's
+    mark at byte 8: another ledger's file, which no import reads), pointing to how a ledger's
+    hands and books go into another (docs/LEDGER.md: its JSON-lines export imported), the
+    file's ``name`` in the command; None for any other file."""
+    from ledger.store.ledgerfile import MAGIC, MAGIC_AT
+
+    if head[MAGIC_AT:MAGIC_AT + len(MAGIC)] != MAGIC:
+        return None
+    return ("a DuckDB database (a ledger's file), which import does not read: to bring a "
+            "ledger's hands and books into this one, export them as JSON lines (`handledger "
+            f"--db {shell_arg(name)} export --format jsonl -o FILE.jsonl`) and import that "
+            "file")
+
+
+def events_csv_said(head: bytes) -> str | None:
+    """What is said of a file whose first bytes ``head`` are the events table as `export
+    --format csv` writes it (its header: the ledger's columns), which no import reads,
+    pointing to the export that imports; None for any other file."""
+    from ledger.store.store import COLUMNS
+
+    header = COLUMNS.replace(", ", ",").encode()
+    if not text_head(head).lstrip(b"\xef\xbb\xbf").startswith(header):
+        return None
+    return ("the events table as `handledger export --format csv` writes it, which import "
+            f"does not read: {_JSONL}")
 
 
 #: What Parquet files are (docs/FORMATS-IMPORT.md "Formats", exports).

@@ -78,9 +78,9 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
         return list(events)
     if unit.currency is None:
         raise LedgerError(f"the hand is in {mine.currency} but session {session} counts "
-                          "plain chips: say what its chip is worth first (`handledger session "
-                          f"set {shell_arg(session)} --chip-value … --currency "
-                          f"{shell_arg(mine.currency)}`)", hand=hand)
+                          f"{session_chips(unit)}: say what its chip is worth first "
+                          f"(`handledger session set {shell_arg(session)} --chip-value "
+                          f"{_value(unit)} --currency {shell_arg(mine.currency)}`)", hand=hand)
     if _code(unit.currency) != _code(mine.currency):
         raise LedgerError(f"the hand is in {mine.currency}, session {session} in "
                           f"{unit.currency}: a session has one currency", hand=hand)
@@ -107,6 +107,23 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
             "(import it into a session whose chip is whole minor units of its currency, or "
             "without --session)", hand=hand)
     return _rake_in_money(rescaled(events, mine_at, chip_at, new_unit, session))
+
+
+def session_chips(unit: SessionUnit) -> str:
+    """What a session of no currency counts, as ``balances`` heads its table: ``plain chips``,
+    or ``chips of 0.01 (no currency)`` when a chip value was set without one."""
+    from ledger.audit.money_units import chips_of
+
+    words = chips_of((unit.chip_value_minor, unit.decimals, None))
+    return words if words == "plain chips" else f"{words} (no currency)"
+
+
+def _value(unit: SessionUnit) -> str:
+    """The ``--chip-value`` a session of no currency is set with: its chip's value when it
+    has one, else ``…`` (the host says it)."""
+    if (unit.chip_value_minor, unit.decimals) == (1, 0):
+        return "…"
+    return format_money(unit.chip_value_minor, unit.decimals, None)
 
 
 def kept_as_is(mine: ev.Unit, unit: SessionUnit | None, *, tournament: bool = False) -> bool:
