@@ -446,9 +446,9 @@ def test_a_card_dealt_twice_names_where_it_went_first(user, db: str) -> None:  #
 
 def test_a_declaration_in_a_cards_speak_hand_says_how_to_make_it_a_declare_hand(  # noqa: ANN001
         user, db: str) -> None:
-    """RULES.md §3: a hand started without declare options is cards speak; a `dcl` in it
-    names the correction of its hand_started that makes it a declare hand, or the option for
-    the next hand."""
+    """RULES.md §3: a hand started without declare options is cards speak (NT: high only); a
+    `dcl` in it names the correction of its hand_started that makes it a declare hand, or the
+    option for the next hand."""
     Ledger(db).close()
     assert user("hand", "start", "--hand", "c1", "--game", "NT", "--stakes", "1/2", "--seats",
                 "Ann:100,Bob:100", "--button", "Bob")[0] == 0
@@ -456,10 +456,29 @@ def test_a_declaration_in_a_cards_speak_hand_says_how_to_make_it_a_declare_hand(
                        "Ann cc", "Bob cc", "d db Ts", "Ann cc", "Bob cc", "d db Kc", "Ann cc",
                        "Bob cc"])
     assert user("act", "c1", "Ann dcl low") == (2, "", (
-        "error: hand c1, action 'Ann dcl low': this hand is cards speak: nobody declares; to "
-        "make it a declare hand, `handledger correct c1 --replace 1 JSON --reason … --by …`, "
+        "error: hand c1, action 'Ann dcl low': this hand is high only (NT, started without "
+        "declare options): nobody declares; to make it a declare hand, `handledger correct c1 --replace 1 JSON --reason … --by …`, "
         "JSON the \"event\" of `handledger export c1`'s first line (its hand_started) with "
         "options.declare set, e.g. \"declare\": {\"method\": \"simultaneous\"}; or start the "
         "next hand with `hand start --declare-options method=simultaneous` (RULES.md §3); now: "
         "phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER AMOUNT, "
         "end\n"))
+
+
+def test_a_declaration_is_refused_in_the_words_of_the_hands_game(user, db: str) -> None:  # noqa: ANN001
+    """A hand started without declare options is won as its game ranks hands: F7S high only,
+    F7S/8 cards speak high-low, FR (razz) low only; a `dcl` says which, then how to make it a
+    declare hand, as in NT."""
+    Ledger(db).close()
+    stud = ["--antes", "1", "--bring-in", "1", "--small-bet", "2", "--big-bet", "4", "--seats",
+            "Ann:100,Bob:100"]
+    for hand, game, words in (("s1", "F7S", "high only"), ("s2", "F7S/8", "cards speak high-low"),
+                              ("s3", "FR", "low only")):
+        assert user("hand", "start", "--hand", hand, "--game", game, *stud)[0] == 0
+        code, out, err = user("act", hand, "Ann dcl low")
+        assert (code, out) == (2, "")
+        assert err.startswith(
+            f"error: hand {hand}, action 'Ann dcl low': this hand is {words} ({game}, started "
+            "without declare options): nobody declares; to make it a declare hand, `handledger "
+            f"correct {hand} --replace 1 JSON"), err
+        assert user("void", hand, "--reason", "a new deal", "--by", "host")[0] == 0
