@@ -457,7 +457,8 @@ def test_a_declaration_in_a_cards_speak_hand_says_how_to_make_it_a_declare_hand(
                        "Bob cc"])
     assert user("act", "c1", "Ann dcl low") == (2, "", (
         "error: hand c1, action 'Ann dcl low': this hand is high only (NT, started without "
-        "declare options): nobody declares; to make it a declare hand, `handledger correct c1 --replace 1 JSON --reason … --by …`, "
+        "declare options): nobody declares; to make it a declare hand, `handledger correct c1 "
+        "--replace 1 JSON --reason … --by …`, "
         "JSON the \"event\" of `handledger export c1`'s first line (its hand_started) with "
         "options.declare set, e.g. \"declare\": {\"method\": \"simultaneous\"}; or start the "
         "next hand with `hand start --declare-options method=simultaneous` (RULES.md §3); now: "
