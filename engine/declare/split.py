@@ -22,6 +22,7 @@ from engine.declare.judge import (
     KEEPS_HIGH,
     KEEPS_LOW,
     LOW,
+    SWING,
     Reading,
     Verdict,
     declarers,
@@ -46,7 +47,8 @@ class Share:
     :mod:`engine.declare.judge`; ``forfeited``: swings of this pot that failed in another pot
     or run under ``swing_failure_scope = 'whole_hand'`` (RULES.md §3.9); ``failed_where``:
     ``(player, where)`` pairs saying where each of them failed (``"in run 2"``, ``"in the
-    main pot"``), ``"in another pot"`` for one not named.
+    main pot"``), ``"in another pot"`` for one not named; ``mucked``: the players who could
+    have won this pot and mucked (RULES.md §1.5), not among ``eligible``.
     """
 
     amount: int
@@ -56,6 +58,7 @@ class Share:
     verdicts: Mapping[str, Verdict]
     forfeited: frozenset[str] = frozenset()
     failed_where: tuple[tuple[str, str], ...] = ()
+    mucked: tuple[str, ...] = ()
 
     @property
     def failed(self) -> list[str]:
@@ -176,6 +179,19 @@ def _contestants(share: Share, routes: Mapping[str, Route]) -> dict[str, dict[st
     return out
 
 
+def _nobody_declared(share: Share, direction: str) -> str:
+    """Why no player of the pot plays for ``direction``: nobody declared it, or (RULES.md
+    §1.5) those who did, or declared swing, mucked: ``Nobody who declared low showed a hand
+    (Ann mucked)``, ``Nobody who declared low or swing showed a hand (Ann and Bob
+    mucked)``."""
+    gone = [p for p in share.mucked if share.declarations.get(p) in (direction, SWING)]
+    if not gone:
+        return f"Nobody declared {direction}"
+    said = f"{direction} or swing" if any(share.declarations[p] == SWING for p in gone) \
+        else direction
+    return f"Nobody who declared {said} showed a hand ({and_list(gone)} mucked)"
+
+
 def _winners(ranks: Mapping[str, Rank]) -> set[str]:
     top = max(ranks.values())
     return {p for p, r in ranks.items() if r == top}
@@ -196,7 +212,7 @@ def _divide(
         if declarers(share.eligible, share.declarations, empty):
             why = f"No {empty} declarer is left"
         else:
-            why = f"Nobody declared {empty}"
+            why = _nobody_declared(share, empty)
         won, kept, text = _pay(table, share, d, contestants[d], amount, "", routes)
         return won, kept, [f"{why}, so the {d} declarers play for the whole pot.", *text]
     if _winners(high) == _winners(low):
