@@ -50,6 +50,9 @@ class Now:
     #: each player's chips bet in the betting round in progress (none: no round is, or he
     #: bet nothing in it), chips the pots above hold already: :func:`round_bets`
     bets: dict[str, int] = field(default_factory=dict)
+    #: at the showdown of a hand in play whose cards decide its pots, no payout typed yet:
+    #: the pots as the rules award them, in ``show``'s words (:func:`replay.over.rules_pay`)
+    rules: tuple[str, ...] = ()
 
 
 #: What a hand that is over says in place of whose turn it is, by its status.
@@ -69,7 +72,10 @@ def now(ledger: Any, hand: str) -> Now:
     state, _ = current(ledger, hand)
     result = settle(state)
     if state.status == "open":
-        return Now(state, result, legal_now(state), bets=round_bets(state))
+        from replay.over import rules_pay
+
+        return Now(state, result, legal_now(state), bets=round_bets(state),
+                   rules=rules_pay(state, result))
     from replay.over import ended
 
     return Now(state, result, _OVER.get(state.status, f"hand {state.status}"),
