@@ -555,3 +555,35 @@ def test_state_at_a_plain_showdown_says_who_the_rules_pay(user, db: str) -> None
         "kind, kings, 7 kicker. Low 2: Ann wins 2 with 7-5-3-2-A low.",
         "stacks: Ann 98, Bob 98",
         "seats as pN: p1 Ann, p2 Bob (p1 sits left of the button: PHH's order, not --seats')"]
+
+
+def test_text_that_is_no_action_says_what_its_word_takes_and_the_words_now(  # noqa: ANN001
+        user, db: str) -> None:
+    """FORMATS.md §1: `Fa pb 3` gives the bring-in an amount it does not take: the refusal
+    says so (`Fa pb`), then, as every refusal, what the hand waits for, with the words the
+    betting round takes (stud's third street, RULES.md §4.1: Ann brings in or completes);
+    an unknown word lists the action words; in hold'em the words are fold, call, raise.
+    Nothing is written: the next action is seq 6."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "1", "--game", "F7S", "--antes", "1", "--bring-in",
+                "1", "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Fa:100")[0] == 0
+    _acts(user, "1", ["d dh Ann ????2c", "d dh Fa ????3c"])
+    now = "now: Ann to act: bring in 1 (pb), complete to 2..2 (Ann pb or Ann cbr AMOUNT)"
+    assert user("act", "1", "Fa pb 3") == (2, "", (
+        "error: hand 1, action 'Fa pb 3': 'Fa pb 3' is not an action: pb takes no amount (the "
+        f"bring-in is the hand's): Fa pb; {now}\n"))
+    assert user("act", "1", "Ann xx") == (2, "", (
+        "error: hand 1, action 'Ann xx': 'Ann xx' is not an action: after the player comes an "
+        "action word: f, cc, cbr AMOUNT, pb, sd CARDS, sm CARDS or dcl high|low|swing; "
+        f"{now}\n"))
+    assert user("act", "1", "Ann cbr") == (2, "", (
+        "error: hand 1, action 'Ann cbr': 'Ann cbr' is not an action: cbr takes one amount, the "
+        f"total bet or raised to: Ann cbr AMOUNT; {now}\n"))
+    assert user("act", "1", "Ann pb")[1] == "6 forced_bet; Fa to act: to call 1, complete to 2..2\n"
+    assert user("hand", "start", "--hand", "2", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Bob:100,Cy:100", "--button", "Bob")[0] == 0
+    _acts(user, "2", ["d dh Cy ????", "d dh Bob ????"])
+    assert user("act", "2", "Bob cc 1") == (2, "", (
+        "error: hand 2, action 'Bob cc 1': 'Bob cc 1' is not an action: cc takes no amount (a "
+        "call is of what is owed): Bob cc; now: Bob to act: to call 1, raise to 4..100 (Bob f, "
+        "Bob cc or Bob cbr AMOUNT)\n"))

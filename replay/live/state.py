@@ -97,6 +97,23 @@ def round_bets(state: HandState) -> dict[str, int]:
     return {p: c for p, c in state.street_bets.items() if c}
 
 
+def words_now(state: HandState) -> str | None:
+    """The action words a betting round takes now from the player to act, in the notation
+    (FORMATS.md §1), which :func:`legal_now` gives as amounts: ``"Ann f, Ann cc or Ann cbr
+    AMOUNT"``, on stud's third street before anyone bets ``"Ann pb or Ann cbr AMOUNT"``
+    (RULES.md §4.1); None outside a betting round (:func:`replay.nextstep.next_step` names
+    the words then) or when who acts is unknown."""
+    if state.phase != "bet":
+        return None
+    who, _ = who_acts(state)
+    if who is None:
+        return None
+    if (state.game.stud and state.street == 0 and state.started.stakes.bring_in
+            and state.rnd.current == 0):
+        return f"{who} pb or {who} cbr AMOUNT"
+    return f"{who} f, {who} cc or {who} cbr AMOUNT"
+
+
 def legal_now(state: HandState, player: str | None = None) -> str:
     """``"Bob to act: to call 10, raise to 20..150"`` (stud's third street: ``"bring in 1
     (pb), complete to 2..2"``, then ``"to call 1, complete to 2..2"``; a bring-in player
