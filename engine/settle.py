@@ -233,6 +233,7 @@ def _award(state: HandState, pots: list[Pot],
             split.odd_chip_tie_order,
             split.smallest_chip,
             gave if gave is not None and len(gave) == len(pots) else None,
+            [p for p in state.declarations if p in state.folded],
         )
     return award_pots(state.game, pots, hands, boards, state.order, split)
 

@@ -129,7 +129,9 @@ def test_in_turn_out_of_turn_is_rejected() -> None:
 def test_bet_after_declare_fold_leaves_every_pot() -> None:
     result = replay(load(CASES / "c03_bet_after_declare_fold.phh"))
     assert result.pots[0].eligible == ("P1", "P2")
-    assert "Nobody declared low" in " ".join(result.lines)
+    assert result.lines[1] == (
+        "Main pot: Nobody who declared low is still in the hand (P3 folded), so the high "
+        "declarers play for the whole pot.")  # P3 declared low, then folded (RULES.md §3.4)
 
 
 def test_lines_explain_the_award() -> None:

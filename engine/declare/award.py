@@ -103,6 +103,7 @@ def award_declare_pots(
     tie_order: str,
     smallest_chip: int = 1,
     mucked: Sequence[Sequence[str]] | None = None,
+    folded: Sequence[str] = (),
 ) -> list[PotAward]:
     """Award every pot of a declare hand (RULES.md §3; see the module doc for the rules).
 
@@ -116,7 +117,8 @@ def award_declare_pots(
     ``mucked``: for each pot, the players who could have won it and mucked (RULES.md §1.5,
     :func:`engine.settle.gave_up`; None: nobody), named when a direction is left without a
     declarer because its declarers mucked (``Nobody who declared low showed a hand (Ann
-    mucked), …``).
+    mucked), …``); ``folded``: the players who declared and then folded (a bet after the
+    declarations, RULES.md §3.4), named so too (``… is still in the hand (P3 folded)``).
 
     Returns one :class:`~engine.awards.PotAward` per pot, in order: ``awards`` player -> chips
     (winners only) and ``carried`` with ``sum(awards) + carried == amount``, and ``lines`` in
@@ -153,8 +155,8 @@ def award_declare_pots(
         forfeited, plans = _whole_hand(plans, declarations)
     failed_at = _failed_at(plans) if forfeited else {}
     gave = list(mucked) if mucked is not None else [()] * len(plans)
-    return [_award(table, plan, options, declarations, forfeited, failed_at, tuple(g))
-            for plan, g in zip(plans, gave, strict=True)]
+    return [_award(table, plan, options, declarations, forfeited, failed_at, tuple(g),
+                   tuple(folded)) for plan, g in zip(plans, gave, strict=True)]
 
 
 def _failed_at(plans: Sequence[_Plan]) -> dict[str, list[tuple[int, int, int]]]:
@@ -260,6 +262,7 @@ def _award(
     forfeited: frozenset[str],
     failed_at: Mapping[str, Sequence[tuple[int, int, int]]] | None = None,
     mucked: tuple[str, ...] = (),
+    folded: tuple[str, ...] = (),
 ) -> PotAward:
     pot, name = plan.pot, pot_name(plan.index)
     if len(pot.eligible) == 1:
@@ -283,7 +286,7 @@ def _award(
         said = tuple((s, _failed_where((failed_at or {}).get(s, ()), plan.index, r))
                      for s in sorted(lost))
         share = Share(run.amount, pot.eligible, declarations, run.reading, run.verdicts,
-                      lost, said, mucked)
+                      lost, said, mucked, folded)
         won, kept, sentences = _divide_run(table, share, run, options)
         lines += [f"{where}: {s}" for s in sentences]
         if won is None:

@@ -48,7 +48,8 @@ class Share:
     or run under ``swing_failure_scope = 'whole_hand'`` (RULES.md §3.9); ``failed_where``:
     ``(player, where)`` pairs saying where each of them failed (``"in run 2"``, ``"in the
     main pot"``), ``"in another pot"`` for one not named; ``mucked``: the players who could
-    have won this pot and mucked (RULES.md §1.5), not among ``eligible``.
+    have won this pot and mucked (RULES.md §1.5), ``folded`` those who declared and folded
+    after (RULES.md §3.4), neither among ``eligible``.
     """
 
     amount: int
@@ -59,6 +60,7 @@ class Share:
     forfeited: frozenset[str] = frozenset()
     failed_where: tuple[tuple[str, str], ...] = ()
     mucked: tuple[str, ...] = ()
+    folded: tuple[str, ...] = ()
 
     @property
     def failed(self) -> list[str]:
@@ -180,16 +182,22 @@ def _contestants(share: Share, routes: Mapping[str, Route]) -> dict[str, dict[st
 
 
 def _nobody_declared(share: Share, direction: str) -> str:
-    """Why no player of the pot plays for ``direction``: nobody declared it, or (RULES.md
-    §1.5) those who did, or declared swing, mucked: ``Nobody who declared low showed a hand
-    (Ann mucked)``, ``Nobody who declared low or swing showed a hand (Ann and Bob
-    mucked)``."""
-    gone = [p for p in share.mucked if share.declarations.get(p) in (direction, SWING)]
-    if not gone:
+    """Why no player of the pot plays for ``direction``: nobody declared it, or those who did
+    (or declared swing) mucked (RULES.md §1.5) or folded after declaring (§3.4): ``Nobody who
+    declared low showed a hand (Ann mucked)``, ``Nobody who declared low or swing is still in
+    the hand (Ann mucked, P3 folded)``."""
+    def way(players: tuple[str, ...]) -> list[str]:
+        return [p for p in players if share.declarations.get(p) in (direction, SWING)]
+
+    mucked, folded = way(share.mucked), way(share.folded)
+    if not mucked and not folded:
         return f"Nobody declared {direction}"
-    said = f"{direction} or swing" if any(share.declarations[p] == SWING for p in gone) \
-        else direction
-    return f"Nobody who declared {said} showed a hand ({and_list(gone)} mucked)"
+    said = f"{direction} or swing" if any(share.declarations[p] == SWING
+                                          for p in [*mucked, *folded]) else direction
+    gone = ", ".join(f"{and_list(names)} {verb}" for names, verb in
+                     ((mucked, "mucked"), (folded, "folded")) if names)
+    where = "is still in the hand" if folded else "showed a hand"
+    return f"Nobody who declared {said} {where} ({gone})"
 
 
 def _winners(ranks: Mapping[str, Rank]) -> set[str]:
