@@ -715,3 +715,22 @@ def test_a_rebuy_refused_in_play_names_before_the_hand_and_after_it(tmp_path: Pa
     assert run(db, "standings").stdout.splitlines()[1:] == [
         "Ann                 0            0", "Bob                 0            0",
         "(sum)               0            0"]
+
+
+def test_a_first_hand_above_the_buy_ins_names_them_in_the_refusal(tmp_path: Path) -> None:
+    """Ann bought 100 and her first hand seats her with 150: a buy-in typed while it is in
+    play is refused naming the 50 over her buy-ins (the books have no hand before it) and
+    `--before 1`; nothing written."""
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob")
+    assert run(db, "hand", "start", "--hand", "1", *SEATS, "--seats", "Ann:150,Bob:100"
+               ).exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "buyin", "s", "Ann", "50")) == (
+        "error: Ann is seated in hand 1 of session s, which is still open: no buy-in now "
+        "(chips are added only between a showdown and the next deal, RULES.md §1.1); hand 1 "
+        "starts Ann with 150 chips, 50 more than the books give (100, Ann's buy-ins in the "
+        "session): a rebuy made before hand 1, which that stack counts, is recorded with "
+        "`handledger buyin s Ann 50 --before 1`; one made during it, once the hand ends "
+        "(`handledger act 1 end`) or is voided")
+    assert rows(db) == before

@@ -12,10 +12,7 @@ from typing import Any
 
 from ledger.model.errors import LedgerError
 from ledger.model.shell import shell_arg
-from replay.sessions.stack_follow import book_entries, bought_since
-
-#: How many of a session's latest hands :func:`stacks_not_followed` looks back through.
-_LOOK_BACK = 200
+from replay.sessions.stack_follow import LOOK_BACK, book_entries, bought_since
 
 
 def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str],
@@ -45,7 +42,7 @@ def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str
     recent = ledger.query(
         "SELECT hand_id, min(position) FROM events WHERE session = $1 AND hand_id IS NOT NULL"
         " AND hand_id <> $2 GROUP BY hand_id ORDER BY min(position) DESC LIMIT $3",
-        [session, started.hand, _LOOK_BACK])
+        [session, started.hand, LOOK_BACK])
     for hand_id, first in recent:
         if not want:
             break
