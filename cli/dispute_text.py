@@ -17,6 +17,8 @@ def state_text(now: Any) -> str:
     current bet, the pots with their eligible players, returned chips, the rake taken, the
     payouts recorded so far (in the stacks, out of the pots: a pot paid from reads ``Main
     pot: 4 of 12, the rest paid out``), who declared what (a declare hand, RULES.md §3),
+    at a showdown whose cards decide the pots before any payout is typed what the rules pay,
+    in ``show``'s words (``by the rules: Main pot 6 (Ann, Bob, Cy): Ann wins 6 …``),
     stacks (with each player's bet in the round in progress, a part of the pots: none between
     rounds), and the seats as an action's ``pN`` names them (PHH's order, from the seat left
     of the button); of a hand that is over, its pots explained as ``show`` ends, what the
@@ -71,6 +73,8 @@ def state_text(now: Any) -> str:
     if state.declarations:  # a declare hand's showdown: who declared what so far
         lines.append("declared: " + ", ".join(f"{p} {d}"
                                                for p, d in state.declarations.items()))
+    # the cards decide the pots, none paid yet: what the rules pay, as `show` explains it
+    lines.extend(f"by the rules: {line}" for line in now.rules)
     lines.append("stacks: " + ", ".join(
         f"{p} {a(chips_now.stacks[p])}" + (" (folded)" if p in state.folded else "")
         + (f" bet {a(now.bets[p])}" if p in now.bets else "")

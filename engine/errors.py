@@ -52,3 +52,10 @@ class IllegalAction(LedgerError):
             return self.reason
         return self.template.format(**{k: amount(v) if isinstance(v, int) else v
                                        for k, v in self.values.items()})
+
+
+class NotAnAction(IllegalAction):
+    """Text that is no action of the notation (FORMATS.md §1): no action word after the
+    player, or a word given what it does not take (``Fa pb 3``). The reason says what the
+    word takes; a live refusal adds the actions the hand takes now
+    (:func:`replay.live.state.words_now`)."""

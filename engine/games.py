@@ -106,6 +106,15 @@ class Game:
         return self.evaluation == "hilo8"
 
     @property
+    def ranking_said(self) -> str:
+        """How a hand of this game is won without declaring (RULES.md §2, §3): ``high
+        only``, ``low only`` (razz, deuce-to-seven, badugi) or ``cards speak high-low``
+        (the 8-or-better games)."""
+        if self.evaluation == "high":
+            return "high only"
+        return "cards speak high-low" if self.hilo else "low only"
+
+    @property
     def default_reopen_rule(self) -> str:
         """RULES.md §1.7 / §5: ``half_bet`` in fixed limit, ``full_bet`` otherwise."""
         return "half_bet" if self.betting == "fixed_limit" else "full_bet"

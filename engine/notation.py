@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, NotAnAction
 from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.errors import quoted
@@ -121,13 +121,15 @@ def to_event(state: HandState, text: str, *, decimals: int | None = None,
     if parts[0] == "d":
         return _dealer(state, parts, text, labels_first)
     if len(parts) < 2:
-        raise IllegalAction(f"{quoted(text)} is not an action")
+        raise NotAnAction(f"{quoted(text)} is not an action")
     player = player_name(state, parts[0], labels_first=labels_first)
     verb, args = parts[1], parts[2:]
     make = _PLAYER_VERBS.get(verb)
     event = make(state, player, args, decimals) if make else None
     if event is None:
-        raise IllegalAction(f"{quoted(text)} is not an action")
+        takes = (f"{verb} {_TAKES[verb].format(p=parts[0])}" if verb in _TAKES
+                 else f"after the player comes an action word: {_WORDS}")
+        raise NotAnAction(f"{quoted(text)} is not an action: {takes}")
     return event
 
 
@@ -188,6 +190,19 @@ def _dcl(state: HandState, player: str, args: list[str], decimals: int) -> _Made
         meant = f"; the notation is lower case: {player} dcl {said.lower()}"
     raise IllegalAction(f"{quoted(said)} is not a declaration: {form}{meant}")
 
+
+#: What each player's action word takes, said when it is given something else ({p}: the
+#: player as typed; FORMATS.md §1).
+_TAKES = {
+    "f": "takes nothing after it: {p} f",
+    "cc": "takes no amount (a call is of what is owed): {p} cc",
+    "cbr": "takes one amount, the total bet or raised to: {p} cbr AMOUNT",
+    "pb": "takes no amount (the bring-in is the hand's): {p} pb",
+    "sd": "takes the cards discarded in one word, or none to stand pat: {p} sd CARDS",
+    "sm": "takes the cards shown in one word, or none to muck: {p} sm CARDS",
+}
+#: The action words that follow a player, with what each takes.
+_WORDS = "f, cc, cbr AMOUNT, pb, sd CARDS, sm CARDS or dcl high|low|swing"
 
 _PLAYER_VERBS = {
     "f": lambda s, p, a, d: None if a else ev.Fold(player=p),

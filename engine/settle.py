@@ -202,7 +202,7 @@ def award(state: HandState, pots: list[Pot],
     (``replay.rake``). ``gave``: for each pot, the players who gave it up by mucking
     (:func:`gave_up`), named in the award of a pot one player alone is then eligible for
     (:func:`engine.awards.with_mucks`)."""
-    awarded = _award(state, pots)
+    awarded = _award(state, pots, gave)
     if gave is None or not any(gave) or len(gave) != len(awarded):
         return awarded
     # who mucked, the last of them too when nobody else was left in the hand (his muck
@@ -212,7 +212,8 @@ def award(state: HandState, pots: list[Pot],
     return [with_mucks(pot, g, mucked) for pot, g in zip(awarded, gave, strict=True)]
 
 
-def _award(state: HandState, pots: list[Pot]) -> list[PotAward]:
+def _award(state: HandState, pots: list[Pot],
+           gave: list[tuple[str, ...]] | None = None) -> list[PotAward]:
     live = state.live()
     hands = {p: state.cards.hole[p] for p in live}
     boards = state.cards.boards
@@ -231,6 +232,8 @@ def _award(state: HandState, pots: list[Pot]) -> list[PotAward]:
             state.declarations,
             split.odd_chip_tie_order,
             split.smallest_chip,
+            gave if gave is not None and len(gave) == len(pots) else None,
+            [p for p in state.declarations if p in state.folded],
         )
     return award_pots(state.game, pots, hands, boards, state.order, split)
 

@@ -38,6 +38,35 @@ def cannot_award(state: HandState, result: Any) -> bool:
     return state.status == "complete" and not state.payouts and not result.verifiable
 
 
+def pots_explained(pots: Any) -> list[str]:
+    """Every pot of ``pots`` (:class:`engine.awards.PotAward`, as the rules award them: a
+    raked hand's less its rake) in the words ``show`` explains it with
+    (:meth:`replay.steps.Step.explanation`); a pot not awarded reads ``pot N: AMOUNT
+    (ELIGIBLE, ...)``. Chips."""
+    return [line for pot in pots
+            for line in pot.lines or (f"pot {pot.index}: {pot.amount} "
+                                      f"({', '.join(pot.eligible)})",)]
+
+
+def rules_pay(state: HandState, result: Any) -> tuple[str, ...]:
+    """What the rules pay a hand in play once its cards decide it: at its showdown (every
+    declaration made, RULES.md §3; two players or more still in, not a hand won by a fold),
+    no payout recorded yet, and its pots verifiable (every
+    hand that contests one shown or mucked, RULES.md §1.6): its pots (less the rake typed,
+    :func:`replay.raked_pots.rules_pots`) as ``show`` explains them (:func:`pots_explained`),
+    for the host to type as ``pay PLAYER AMOUNT``; ``()`` otherwise. ``result``:
+    :func:`engine.settle.settle` of ``state``."""
+    if (state.status != "open" or state.phase != "showdown" or state.payouts
+            or len(state.live()) < 2 or not result.verifiable or not result.pots):
+        return ()
+    raked = None
+    if state.rake:  # `rake AMOUNT` typed: the pots less it, as `end` will hold them
+        from replay.raked_pots import rules_pots
+
+        raked = rules_pots(state, result, state.started)
+    return tuple(pots_explained(raked or result.pots))
+
+
 def ended(state: HandState, result: Any) -> Ended:
     """:class:`Ended` of a hand that is over: ``state`` after its last event (corrections
     applied), ``result`` its settlement (:func:`engine.settle.settle`)."""
@@ -46,9 +75,8 @@ def ended(state: HandState, result: Any) -> Ended:
     replayed = replay_folded(state, state.started)
     lines: list[str] = []
     if state.status == "complete":  # as `show` explains the pots of its last step
-        for pot in replayed.raked or result.pots:  # a raked hand's split after the rake
-            lines.extend(pot.lines or (f"pot {pot.index}: {pot.amount} "
-                                       f"({', '.join(pot.eligible)})",))
+        # a raked hand's split after the rake
+        lines.extend(pots_explained(replayed.raked or result.pots))
         if result.returned:
             lines.append("uncalled returned: " + ", ".join(
                 f"{p} {c}" for p, c in result.returned.items()))

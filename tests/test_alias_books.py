@@ -66,8 +66,10 @@ def test_a_book_entry_under_the_alias_waits_for_the_hand_of_the_other_name(
     before = rows(db)
     assert refused(run(db, "buyin", "x", "Robert", "5")) == (
         "error: Robert is seated in hand h1 of session x, which is still open: no buy-in now "
-        "(chips are added only between a showdown and the next deal, RULES.md §1.1); record "
-        "it once the hand ends (`handledger act h1 end`) or is voided")
+        "(chips are added only between a showdown and the next deal, RULES.md §1.1); a rebuy "
+        "made before hand h1 (its starting stack counts it): `handledger buyin x Robert 5 "
+        "--before h1`; one made during it: record it once the hand ends (`handledger act h1 "
+        "end`) or is voided")
     assert refused(run(db, "cashout", "x", "Robert", "100")) == (
         "error: Robert is seated in hand h1 of session x, which is still open: no cash-out "
         "now (chips are not taken off the table during play, RULES.md §1.1); record it once "

@@ -129,7 +129,9 @@ def test_in_turn_out_of_turn_is_rejected() -> None:
 def test_bet_after_declare_fold_leaves_every_pot() -> None:
     result = replay(load(CASES / "c03_bet_after_declare_fold.phh"))
     assert result.pots[0].eligible == ("P1", "P2")
-    assert "Nobody declared low" in " ".join(result.lines)
+    assert result.lines[1] == (
+        "Main pot: Nobody who declared low is still in the hand (P3 folded), so the high "
+        "declarers play for the whole pot.")  # P3 declared low, then folded (RULES.md §3.4)
 
 
 def test_lines_explain_the_award() -> None:
@@ -620,3 +622,41 @@ def test_heads_up_a_player_who_gives_up_at_the_declaration_leaves_the_pot_to_the
         "19 hand_ended pot 0 [Ann:102 Bob:98] no showdown",
         "no payout recorded: stacks as the rules award (Ann 4)",
         "Main pot 4 (Ann): Ann takes 4; nobody else is eligible."]
+
+
+_MUCKED_DEAL = ["d dh Ann ????", "d dh Bob KhKd", "d dh Cy QhQd", "Cy cc", "Ann cc", "Bob cc",
+                "d db 2c7h9s", "Ann cc", "Bob cc", "Cy cc", "d db Jd", "Ann cc", "Bob cc",
+                "Cy cc", "d db 3c", "Ann cc", "Bob cc", "Cy cc"]
+
+
+@pytest.mark.parametrize(("ann", "others", "why", "won", "stacks"), [
+    ("low", "high", "Nobody who declared low showed a hand (Ann mucked), so the high "
+     "declarers play for the whole pot.", "Bob wins 6 with pair of kings, J-9-7 kickers.",
+     "Ann 98, Bob 104, Cy 98"),
+    ("high", "low", "Nobody who declared high showed a hand (Ann mucked), so the low "
+     "declarers play for the whole pot.", "Bob and Cy tie with J-9-7-3-2 low; 3 each.",
+     "Ann 98, Bob 101, Cy 101"),
+    ("swing", "high", "Nobody who declared low or swing showed a hand (Ann mucked), so the "
+     "high declarers play for the whole pot.", "Bob wins 6 with pair of kings, J-9-7 kickers.",
+     "Ann 98, Bob 104, Cy 98"),
+])
+def test_a_lone_declarer_who_mucks_is_named_not_said_to_be_nobody(  # noqa: ANN001, PLR0913
+        user, ann: str, others: str, why: str, won: str, stacks: str) -> None:
+    """RULES.md §1.5, §3: Ann alone declares one way (or swing) and mucks: she wins nothing,
+    and the other way's declarers play for the pot of 6 (each of the three put in 2), but
+    somebody did declare her way: `show`, `state` and `replay` say she mucked."""
+    assert user("hand", "start", "--hand", "m1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:100,Bob:100,Cy:100", "--button", "Cy", "--declare-options",
+                "method=simultaneous")[0] == 0
+    for action in [*_MUCKED_DEAL, f"Ann dcl {ann}", f"Bob dcl {others}", f"Cy dcl {others}",
+                   "Ann sm", "Bob sm KhKd", "Cy sm QhQd", "end"]:
+        assert user("act", "m1", action)[0] == 0, action
+    explained = [f"Main pot 6 (Bob, Cy): declared Bob and Cy {others}.", f"Main pot: {why}",
+                 f"Main pot: {won}"]
+    shown = user("show", "m1")[1].splitlines()
+    assert shown[-3:] == [f"    {line}" for line in explained]
+    assert user("state", "m1")[1].splitlines()[2:] == [
+        *explained, "paid: none recorded (the stacks after the hand are the rules' result)",
+        f"stacks after the hand: {stacks}"]
+    assert [f"  {line}" for line in explained] == [
+        line for line in user("replay", "--hand", "m1")[1].splitlines() if "Main pot" in line]

@@ -398,15 +398,19 @@ def test_a_rebuy_before_a_hand_comes_before_a_cash_out_after_it(night: Path,
 def test_the_rebuy_the_warning_names_goes_in_while_its_hand_is_in_play(night: Path,
                                                                        tmp_path: Path) -> None:
     """The host reads hand x2's warning and types the command it names at once, x2 still in
-    play: a plain `buyin` is refused (chips come only between hands), `--before x2` goes in,
+    play: a plain `buyin` is refused (chips come only between hands), naming x2's start of
+    Bob 100 over the books' 0 and the `--before x2` that records it, which goes in,
     counted before x2, which then plays out with the audit clean (Ann folds: Ann 199, Bob
     101)."""
     db = copy_ledger(night, tmp_path / "t.duckdb")
     assert _start(db, "x2", "Ann:200,Bob:100")[0] == 0
     assert refused(run(db, "buyin", "s", "Bob", "100")) == (
         "error: Bob is seated in hand x2 of session s, which is still open: no buy-in now "
-        "(chips are added only between a showdown and the next deal, RULES.md §1.1); record "
-        "it once the hand ends (`handledger act x2 end`) or is voided")
+        "(chips are added only between a showdown and the next deal, RULES.md §1.1); hand x2 "
+        "starts Bob with 100 chips, 100 more than the books give (0 after hand x1 with nothing "
+        "bought since): a rebuy made before hand x2, which that stack counts, is recorded with "
+        "`handledger buyin s Bob 100 --before x2`; one made during it, once the hand ends "
+        "(`handledger act x2 end`) or is voided")
     assert run(db, "buyin", "s", "Bob", "100", "--before", "x2").stdout == (
         "s: Bob rebuy 100 chips before hand x2 (entry 4)\n")
     for action in ("d dh Ann ????", "d dh Bob ????", "Ann f", "end"):
@@ -695,4 +699,70 @@ def test_copies_of_copies_count_once(tmp_path: Path) -> None:
         "error: hand h2: cannot undo the void at seq 4 (by host: test): it records hand n1 "
         f"again, which is not voided: the two would count it twice (void n1 first: "
         f"{void.format('n1')})")
+    assert rows(db) == before
+
+
+def test_a_rebuy_refused_in_play_names_before_the_hand_and_after_it(tmp_path: Path) -> None:
+    """A host of a new session: Ann and Bob buy in 100 each; hand 1, Ann folds her small
+    blind (Ann 99, Bob 101); hand 2 starts Ann with 149 (a rebuy of 50 made before it) and
+    Bob with 101. `buyin fri Ann 50 --kind rebuy` is refused naming hand 2's start (149, 50
+    more than the 99 hand 1 left her) and `--before 2`; the advice 'once the hand ends' alone
+    left the audit at stack_continuity +50. Bob's buy-in, whose start follows the books, names
+    both ways: made before hand 2, or during it. Nothing written; with `--before 2` the rebuy
+    goes in, and hand 2 (Bob folds his small blind: Ann 150, Bob 100) audits clean, both
+    even."""
+    db = tmp_path / "t.duckdb"
+    assert run(db, "session", "open", "fri", "--date", "2026-12-04", "--chip-value", "1",
+               "--currency", "USD").exit_code == 0
+    for player in ("Ann", "Bob"):
+        assert run(db, "buyin", "fri", player, "100").exit_code == 0
+    assert run(db, "hand", "start", "--session", "fri", "--hand", "1", "--game", "NT",
+               "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    for action in ("d dh Bob ????", "d dh Ann ????", "Ann f", "pay Bob 3", "end"):
+        assert run(db, "act", "1", action).exit_code == 0, action
+    assert run(db, "hand", "start", "--session", "fri", "--hand", "2", "--game", "NT",
+               "--stakes", "1/2", "--seats", "Ann:149,Bob:101", "--button", "Bob"
+               ).exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "buyin", "fri", "Ann", "50", "--kind", "rebuy")) == (
+        "error: Ann is seated in hand 2 of session fri, which is still open: no buy-in now "
+        "(chips are added only between a showdown and the next deal, RULES.md §1.1); hand 2 "
+        "starts Ann with 149 chips, 50 more than the books give (99 after hand 1 with nothing "
+        "bought since): a rebuy made before hand 2, which that stack counts, is recorded with "
+        "`handledger buyin fri Ann 50 --kind rebuy --before 2`; one made during it, once the "
+        "hand ends (`handledger act 2 end`) or is voided")
+    assert refused(run(db, "buyin", "fri", "Bob", "20")) == (
+        "error: Bob is seated in hand 2 of session fri, which is still open: no buy-in now "
+        "(chips are added only between a showdown and the next deal, RULES.md §1.1); a rebuy "
+        "made before hand 2 (its starting stack counts it): `handledger buyin fri Bob 20 "
+        "--before 2`; one made during it: record it once the hand ends (`handledger act 2 "
+        "end`) or is voided")
+    assert rows(db) == before
+    assert run(db, "buyin", "fri", "Ann", "50", "--kind", "rebuy", "--before", "2").stdout == (
+        "fri: Ann rebuy 50 chips before hand 2 (entry 4)\n")
+    for action in ("d dh Ann ????", "d dh Bob ????", "Bob f", "end"):
+        assert run(db, "act", "2", action).exit_code == 0, action
+    assert run(db, "audit", "--session", "fri").stdout.splitlines()[-1].startswith(
+        "audit clean: 2 hand(s) in 1 session(s)")
+    assert run(db, "standings").stdout.splitlines()[1:] == [
+        "Ann                 0            0", "Bob                 0            0",
+        "(sum)               0            0"]
+
+
+def test_a_first_hand_above_the_buy_ins_names_them_in_the_refusal(tmp_path: Path) -> None:
+    """Ann bought 100 and her first hand seats her with 150: a buy-in typed while it is in
+    play is refused naming the 50 over her buy-ins (the books have no hand before it) and
+    `--before 1`; nothing written."""
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob")
+    assert run(db, "hand", "start", "--hand", "1", *SEATS, "--seats", "Ann:150,Bob:100"
+               ).exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "buyin", "s", "Ann", "50")) == (
+        "error: Ann is seated in hand 1 of session s, which is still open: no buy-in now "
+        "(chips are added only between a showdown and the next deal, RULES.md §1.1); hand 1 "
+        "starts Ann with 150 chips, 50 more than the books give (100, Ann's buy-ins in the "
+        "session): a rebuy made before hand 1, which that stack counts, is recorded with "
+        "`handledger buyin s Ann 50 --before 1`; one made during it, once the hand ends "
+        "(`handledger act 1 end`) or is voided")
     assert rows(db) == before

@@ -446,9 +446,9 @@ def test_a_card_dealt_twice_names_where_it_went_first(user, db: str) -> None:  #
 
 def test_a_declaration_in_a_cards_speak_hand_says_how_to_make_it_a_declare_hand(  # noqa: ANN001
         user, db: str) -> None:
-    """RULES.md §3: a hand started without declare options is cards speak; a `dcl` in it
-    names the correction of its hand_started that makes it a declare hand, or the option for
-    the next hand."""
+    """RULES.md §3: a hand started without declare options is cards speak (NT: high only); a
+    `dcl` in it names the correction of its hand_started that makes it a declare hand, or the
+    option for the next hand."""
     Ledger(db).close()
     assert user("hand", "start", "--hand", "c1", "--game", "NT", "--stakes", "1/2", "--seats",
                 "Ann:100,Bob:100", "--button", "Bob")[0] == 0
@@ -456,10 +456,134 @@ def test_a_declaration_in_a_cards_speak_hand_says_how_to_make_it_a_declare_hand(
                        "Ann cc", "Bob cc", "d db Ts", "Ann cc", "Bob cc", "d db Kc", "Ann cc",
                        "Bob cc"])
     assert user("act", "c1", "Ann dcl low") == (2, "", (
-        "error: hand c1, action 'Ann dcl low': this hand is cards speak: nobody declares; to "
-        "make it a declare hand, `handledger correct c1 --replace 1 JSON --reason … --by …`, "
+        "error: hand c1, action 'Ann dcl low': this hand is high only (NT, started without "
+        "declare options): nobody declares; to make it a declare hand, `handledger correct c1 "
+        "--replace 1 JSON --reason … --by …`, "
         "JSON the \"event\" of `handledger export c1`'s first line (its hand_started) with "
         "options.declare set, e.g. \"declare\": {\"method\": \"simultaneous\"}; or start the "
         "next hand with `hand start --declare-options method=simultaneous` (RULES.md §3); now: "
         "phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER AMOUNT, "
         "end\n"))
+
+
+def test_a_declaration_is_refused_in_the_words_of_the_hands_game(user, db: str) -> None:  # noqa: ANN001
+    """A hand started without declare options is won as its game ranks hands: F7S high only,
+    F7S/8 cards speak high-low, FR (razz) low only; a `dcl` says which, then how to make it a
+    declare hand, as in NT."""
+    Ledger(db).close()
+    stud = ["--antes", "1", "--bring-in", "1", "--small-bet", "2", "--big-bet", "4", "--seats",
+            "Ann:100,Bob:100"]
+    for hand, game, words in (("s1", "F7S", "high only"), ("s2", "F7S/8", "cards speak high-low"),
+                              ("s3", "FR", "low only")):
+        assert user("hand", "start", "--hand", hand, "--game", game, *stud)[0] == 0
+        code, out, err = user("act", hand, "Ann dcl low")
+        assert (code, out) == (2, "")
+        assert err.startswith(
+            f"error: hand {hand}, action 'Ann dcl low': this hand is {words} ({game}, started "
+            "without declare options): nobody declares; to make it a declare hand, `handledger "
+            f"correct {hand} --replace 1 JSON"), err
+        assert user("void", hand, "--reason", "a new deal", "--by", "host")[0] == 0
+
+
+def test_state_at_the_showdown_says_what_the_rules_pay_once_the_cards_decide(  # noqa: ANN001
+        user, db: str) -> None:
+    """A declare hand (RULES.md §3): Al and Bo declare low, Cc high, 15 in the pot (5 each).
+    Before the low hands are shown, `state` gives the pot alone (the cards do not decide it);
+    once they are, what the rules pay in `show`'s words, for the host to type: High 8 to Cc
+    (the lone high declarer, unseen), Low 7 split, the odd chip to Al: Al 4, Bo 3. The first
+    payout typed, the line gives way to what is paid so far."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "d1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Al:100,Bo:100,Cc:100", "--button", "Cc", "--declare-options",
+                "method=simultaneous")[0] == 0
+    _acts(user, "d1", ["d dh Al ????", "d dh Bo ????", "d dh Cc ????", "Cc cbr 5", "Al cc",
+                       "Bo cc", "d db 2c7h9s", "Al cc", "Bo cc", "Cc cc", "d db Jd", "Al cc",
+                       "Bo cc", "Cc cc", "d db 3c", "Al cc", "Bo cc", "Cc cc", "Al dcl low",
+                       "Bo dcl low", "Cc dcl high"])
+    seats = ("seats as pN: p1 Al, p2 Bo, p3 Cc (p1 sits left of the button: PHH's order, not "
+             "--seats')")
+    head = ["hand d1: NT, phase showdown, status open",
+            "phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER "
+            "AMOUNT, end", "Main pot: 15 (Al, Bo, Cc)", "declared: Al low, Bo low, Cc high"]
+    stacks = "stacks: Al 95, Bo 95, Cc 95"
+    assert user("state", "d1")[1].splitlines() == [*head, stacks, seats]
+    _acts(user, "d1", ["Al sm 4h5d", "Bo sm 4d5h"])
+    explained = [
+        "Main pot 15 (Al, Bo, Cc): declared Cc high, Al and Bo low.",
+        "Main pot: Split high/low, the odd chip to the high half.",
+        "Main pot: High 8: Cc wins 8 with cards not shown.",
+        "Main pot: Low 7: Al and Bo tie with 7-5-4-3-2 low; Al 4, Bo 3; odd chip to Al (first "
+        "left of the button)."]
+    assert user("state", "d1")[1].splitlines() == [
+        *head, *[f"by the rules: {line}" for line in explained], stacks, seats]
+    assert user("show", "d1")[1].splitlines()[-4:] == [f"    {line}" for line in explained]
+    assert _acts(user, "d1", ["pay Cc 8"]) == ["phase showdown, next: pay PLAYER AMOUNT or end"]
+    assert user("state", "d1")[1].splitlines()[2:] == [
+        "Main pot: 7 of 15, the rest paid out (Al, Bo, Cc)",
+        "paid so far: Cc 8 (8 of the pot's 15)", "declared: Al low, Bo low, Cc high",
+        "stacks: Al 95, Bo 95, Cc 103", seats]
+
+
+def test_state_at_a_plain_showdown_says_who_the_rules_pay(user, db: str) -> None:  # noqa: ANN001
+    """A hand with no declaring, NT: once the hands are shown, `state` says what `show` says
+    the pot goes to (Ann's aces, the whole 6), as in a declare hand; a hi-lo hand by cards
+    speak (FO/8, RULES.md §2) splits its 4 (the blinds, Bob's called): High 2 to Bob's four
+    kings, Low 2 to Ann's 7-5-3-2-A."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "n1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:100,Bob:100,Cy:100", "--button", "Cy")[0] == 0
+    checks = ["Ann cc", "Bob cc", "Cy cc"]
+    _acts(user, "n1", ["d dh Ann ????", "d dh Bob ????", "d dh Cy ????", "Cy cc", "Ann cc",
+                       "Bob cc", "d db 2c7h9s", *checks, "d db Jd", *checks, "d db 3c",
+                       *checks, "Ann sm AsAd", "Bob sm KhKd"])
+    assert "by the rules" not in user("state", "n1")[1]  # Cy's hand not shown yet
+    _acts(user, "n1", ["Cy sm QhQd"])
+    assert user("state", "n1")[1].splitlines()[2:4] == [
+        "Main pot: 6 (Ann, Bob, Cy)",
+        "by the rules: Main pot 6 (Ann, Bob, Cy): Ann wins 6 with pair of aces, J-9-7 kickers."]
+    assert user("act", "n1", "end")[0] == 0
+    assert user("hand", "start", "--hand", "o1", "--game", "FO/8", "--stakes", "1/2",
+                "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Bob:100",
+                "--button", "Bob")[0] == 0
+    checks = ["Ann cc", "Bob cc"]
+    _acts(user, "o1", ["d dh Ann ????????", "d dh Bob ????????", "Bob cc", "Ann cc",
+                       "d db 2c7h5s", *checks, "d db Kc", *checks, "d db Ks", *checks,
+                       "Ann sm Ah3d4dQs", "Bob sm KhKd9d9c"])
+    assert user("state", "o1")[1].splitlines()[2:] == [
+        "Main pot: 4 (Ann, Bob)",
+        "by the rules: Main pot 4 (Ann, Bob): Split high/low. High 2: Bob wins 2 with four of a "
+        "kind, kings, 7 kicker. Low 2: Ann wins 2 with 7-5-3-2-A low.",
+        "stacks: Ann 98, Bob 98",
+        "seats as pN: p1 Ann, p2 Bob (p1 sits left of the button: PHH's order, not --seats')"]
+
+
+def test_text_that_is_no_action_says_what_its_word_takes_and_the_words_now(  # noqa: ANN001
+        user, db: str) -> None:
+    """FORMATS.md §1: `Fa pb 3` gives the bring-in an amount it does not take: the refusal
+    says so (`Fa pb`), then, as every refusal, what the hand waits for, with the words the
+    betting round takes (stud's third street, RULES.md §4.1: Ann brings in or completes);
+    an unknown word lists the action words; in hold'em the words are fold, call, raise.
+    Nothing is written: the next action is seq 6."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "1", "--game", "F7S", "--antes", "1", "--bring-in",
+                "1", "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Fa:100")[0] == 0
+    _acts(user, "1", ["d dh Ann ????2c", "d dh Fa ????3c"])
+    now = "now: Ann to act: bring in 1 (pb), complete to 2..2 (Ann pb or Ann cbr AMOUNT)"
+    assert user("act", "1", "Fa pb 3") == (2, "", (
+        "error: hand 1, action 'Fa pb 3': 'Fa pb 3' is not an action: pb takes no amount (the "
+        f"bring-in is the hand's): Fa pb; {now}\n"))
+    assert user("act", "1", "Ann xx") == (2, "", (
+        "error: hand 1, action 'Ann xx': 'Ann xx' is not an action: after the player comes an "
+        "action word: f, cc, cbr AMOUNT, pb, sd CARDS, sm CARDS or dcl high|low|swing; "
+        f"{now}\n"))
+    assert user("act", "1", "Ann cbr") == (2, "", (
+        "error: hand 1, action 'Ann cbr': 'Ann cbr' is not an action: cbr takes one amount, the "
+        f"total bet or raised to: Ann cbr AMOUNT; {now}\n"))
+    assert user("act", "1", "Ann pb")[1] == "6 forced_bet; Fa to act: to call 1, complete to 2..2\n"
+    assert user("hand", "start", "--hand", "2", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Bob:100,Cy:100", "--button", "Bob")[0] == 0
+    _acts(user, "2", ["d dh Cy ????", "d dh Bob ????"])
+    assert user("act", "2", "Bob cc 1") == (2, "", (
+        "error: hand 2, action 'Bob cc 1': 'Bob cc 1' is not an action: cc takes no amount (a "
+        "call is of what is owed): Bob cc; now: Bob to act: to call 1, raise to 4..100 (Bob f, "
+        "Bob cc or Bob cbr AMOUNT)\n"))

@@ -292,7 +292,11 @@ def test_a_showdown_of_unknown_cards_raked(run, db: str) -> None:  # noqa: ANN00
 
 def test_state_names_the_rake_and_standings_leave_it_out(run, hand: Path) -> None:  # noqa: ANN001
     assert run("act", "r1", "rake 10").exit_code == 0
-    assert "\nrake: 10 taken from the pot\nstacks: Bob 0, Ann 0" in run("state", "r1").output
+    assert run("state", "r1").output.splitlines()[2:5] == [
+        "Main pot: 300 (Bob, Ann)", "rake: 10 taken from the pot",
+        "by the rules: Main pot 300, 290 after the rake of 10 (Bob, Ann): Ann wins 290 with pair "
+        "of aces, T-9-4 kickers."]  # what `end` holds the payouts to: the pot less the rake
+    assert "\nstacks: Bob 0, Ann 0\n" in run("state", "r1").output
     for action in ("pay Ann 290", "end"):
         assert run("act", "r1", action).exit_code == 0
     body = json.loads(run("standings", "--json").output)

@@ -146,7 +146,8 @@ def test_the_importers_read_a_file_that_starts_with_a_byte_order_mark(
 LONG_LINES = {
     "y" * 500_000: "{0} is not an action",
     "y" * 500_000 + " cc": "unknown player {1}",
-    "Ann " + "y" * 500_000: "{0} is not an action",
+    "Ann " + "y" * 500_000: ("{0} is not an action: after the player comes an action word: f, "
+                             "cc, cbr AMOUNT, pb, sd CARDS, sm CARDS or dcl high|low|swing"),
     "d rc " + "9" * 500_000: "{0}: the board is run 1 to 4 times",
     "pay Ann " + "y" * 500_000 + " x": ("{0}: expected 'pay PLAYER AMOUNT' (a player may be "
                                        "named by the seat too, p1 … pN)"),

@@ -102,6 +102,8 @@ def award_declare_pots(
     declarations: Mapping[str, str],
     tie_order: str,
     smallest_chip: int = 1,
+    mucked: Sequence[Sequence[str]] | None = None,
+    folded: Sequence[str] = (),
 ) -> list[PotAward]:
     """Award every pot of a declare hand (RULES.md §3; see the module doc for the rules).
 
@@ -112,6 +114,11 @@ def award_declare_pots(
     ``'high'`` | ``'low'`` | ``'swing'``. ``tie_order``: ``left_of_button`` | ``card_by_suit``
     | ``carry_to_next_hand`` (odd chips among tied hands, §2.2, §3.10). ``smallest_chip``:
     the smallest chip in play, in chips (§2.1, ``SplitOptions.smallest_chip``): each odd chip.
+    ``mucked``: for each pot, the players who could have won it and mucked (RULES.md §1.5,
+    :func:`engine.settle.gave_up`; None: nobody), named when a direction is left without a
+    declarer because its declarers mucked (``Nobody who declared low showed a hand (Ann
+    mucked), …``); ``folded``: the players who declared and then folded (a bet after the
+    declarations, RULES.md §3.4), named so too (``… is still in the hand (P3 folded)``).
 
     Returns one :class:`~engine.awards.PotAward` per pot, in order: ``awards`` player -> chips
     (winners only) and ``carried`` with ``sum(awards) + carried == amount``, and ``lines`` in
@@ -147,7 +154,9 @@ def award_declare_pots(
     if options.swing_failure_scope == "whole_hand":
         forfeited, plans = _whole_hand(plans, declarations)
     failed_at = _failed_at(plans) if forfeited else {}
-    return [_award(table, plan, options, declarations, forfeited, failed_at) for plan in plans]
+    gave = list(mucked) if mucked is not None else [()] * len(plans)
+    return [_award(table, plan, options, declarations, forfeited, failed_at, tuple(g),
+                   tuple(folded)) for plan, g in zip(plans, gave, strict=True)]
 
 
 def _failed_at(plans: Sequence[_Plan]) -> dict[str, list[tuple[int, int, int]]]:
@@ -252,6 +261,8 @@ def _award(
     declarations: Mapping[str, str],
     forfeited: frozenset[str],
     failed_at: Mapping[str, Sequence[tuple[int, int, int]]] | None = None,
+    mucked: tuple[str, ...] = (),
+    folded: tuple[str, ...] = (),
 ) -> PotAward:
     pot, name = plan.pot, pot_name(plan.index)
     if len(pot.eligible) == 1:
@@ -275,7 +286,7 @@ def _award(
         said = tuple((s, _failed_where((failed_at or {}).get(s, ()), plan.index, r))
                      for s in sorted(lost))
         share = Share(run.amount, pot.eligible, declarations, run.reading, run.verdicts,
-                      lost, said)
+                      lost, said, mucked, folded)
         won, kept, sentences = _divide_run(table, share, run, options)
         lines += [f"{where}: {s}" for s in sentences]
         if won is None:

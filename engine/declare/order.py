@@ -44,7 +44,8 @@ def declare(state: HandData, e: ev.Declaration) -> bool:
     """Record ``e.player``'s declaration. True when every live player has declared."""
     d = state.started.options.declare
     if d is None:
-        raise state.fail("this hand is cards speak: nobody declares")
+        raise state.fail(f"this hand is {state.game.ranking_said} ({state.game.code}, started "
+                         "without declare options): nobody declares")
     if e.player in state.declarations:
         raise state.fail(f"{e.player} has already declared {state.declarations[e.player]}")
     if state.phase != "declare":

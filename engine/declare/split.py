@@ -22,6 +22,7 @@ from engine.declare.judge import (
     KEEPS_HIGH,
     KEEPS_LOW,
     LOW,
+    SWING,
     Reading,
     Verdict,
     declarers,
@@ -46,7 +47,9 @@ class Share:
     :mod:`engine.declare.judge`; ``forfeited``: swings of this pot that failed in another pot
     or run under ``swing_failure_scope = 'whole_hand'`` (RULES.md §3.9); ``failed_where``:
     ``(player, where)`` pairs saying where each of them failed (``"in run 2"``, ``"in the
-    main pot"``), ``"in another pot"`` for one not named.
+    main pot"``), ``"in another pot"`` for one not named; ``mucked``: the players who could
+    have won this pot and mucked (RULES.md §1.5), ``folded`` those who declared and folded
+    after (RULES.md §3.4), neither among ``eligible``.
     """
 
     amount: int
@@ -56,6 +59,8 @@ class Share:
     verdicts: Mapping[str, Verdict]
     forfeited: frozenset[str] = frozenset()
     failed_where: tuple[tuple[str, str], ...] = ()
+    mucked: tuple[str, ...] = ()
+    folded: tuple[str, ...] = ()
 
     @property
     def failed(self) -> list[str]:
@@ -176,6 +181,25 @@ def _contestants(share: Share, routes: Mapping[str, Route]) -> dict[str, dict[st
     return out
 
 
+def _nobody_declared(share: Share, direction: str) -> str:
+    """Why no player of the pot plays for ``direction``: nobody declared it, or those who did
+    (or declared swing) mucked (RULES.md §1.5) or folded after declaring (§3.4): ``Nobody who
+    declared low showed a hand (Ann mucked)``, ``Nobody who declared low or swing is still in
+    the hand (Ann mucked, P3 folded)``."""
+    def way(players: tuple[str, ...]) -> list[str]:
+        return [p for p in players if share.declarations.get(p) in (direction, SWING)]
+
+    mucked, folded = way(share.mucked), way(share.folded)
+    if not mucked and not folded:
+        return f"Nobody declared {direction}"
+    said = f"{direction} or swing" if any(share.declarations[p] == SWING
+                                          for p in [*mucked, *folded]) else direction
+    gone = ", ".join(f"{and_list(names)} {verb}" for names, verb in
+                     ((mucked, "mucked"), (folded, "folded")) if names)
+    where = "is still in the hand" if folded else "showed a hand"
+    return f"Nobody who declared {said} {where} ({gone})"
+
+
 def _winners(ranks: Mapping[str, Rank]) -> set[str]:
     top = max(ranks.values())
     return {p for p, r in ranks.items() if r == top}
@@ -196,7 +220,7 @@ def _divide(
         if declarers(share.eligible, share.declarations, empty):
             why = f"No {empty} declarer is left"
         else:
-            why = f"Nobody declared {empty}"
+            why = _nobody_declared(share, empty)
         won, kept, text = _pay(table, share, d, contestants[d], amount, "", routes)
         return won, kept, [f"{why}, so the {d} declarers play for the whole pot.", *text]
     if _winners(high) == _winners(low):

@@ -12,14 +12,14 @@ from typing import Any
 
 from engine.betting import bet_word
 from engine.declare.order import still_to_declare
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, NotAnAction
 from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError
 from replay.amendments import effective_events
 from replay.board_rules import whole_street
 from replay.live.declaring import declare_rules
-from replay.live.state import current_rows, legal_now
+from replay.live.state import current_rows, legal_now, words_now
 from replay.payout_rules import (
     above_zero,
     not_carried,
@@ -259,7 +259,11 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         if state.status == "open":
             from replay.fold import fold_stream
 
-            now = f"; now: {legal_now(fold_stream([r.event for r in rows])[0])}"
+            stored = fold_stream([r.event for r in rows])[0]
+            now = f"; now: {legal_now(stored)}"
+            # text that is no action: the words the round takes, as the amounts name them
+            if isinstance(exc, NotAnAction) and (words := words_now(stored)) is not None:
+                now += f" ({words})"
         said = reason_as_typed(exc, state.started.unit.decimals)
         raise IllegalAction(f"{said}{now}", hand=hand, action=action) from None
     ledger.append(hand, [event], hand_id=hand, expected_seq=last)

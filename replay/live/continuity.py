@@ -7,15 +7,12 @@ stack continuity, said while the host can still fix it), which
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from ledger.model import events as ev
 from ledger.model.errors import LedgerError
 from ledger.model.shell import shell_arg
-
-#: How many of a session's latest hands :func:`stacks_not_followed` looks back through.
-_LOOK_BACK = 200
+from replay.sessions.stack_follow import LOOK_BACK, book_entries, bought_since
 
 
 def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str],
@@ -25,7 +22,7 @@ def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str
     played an earlier hand of ``session`` starting with other than the stack left him by
     the latest hand started there that seats him (starting − put in + what the table paid
     him) plus the chips he bought since, as corrected (after a cash-out since, only those
-    bought after it; :func:`_bought_since`): a rebuy not recorded, a stack miscounted (not
+    bought after it; :func:`bought_since`): a rebuy not recorded, a stack miscounted (not
     said while that hand is still in play: :func:`not_in_play` refuses the seat then). The
     audit's stack continuity names the same difference once the hand is recorded; this says
     it while the host can still fix it. A player is known under his name or any alias of it
@@ -45,7 +42,7 @@ def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str
     recent = ledger.query(
         "SELECT hand_id, min(position) FROM events WHERE session = $1 AND hand_id IS NOT NULL"
         " AND hand_id <> $2 GROUP BY hand_id ORDER BY min(position) DESC LIMIT $3",
-        [session, started.hand, _LOOK_BACK])
+        [session, started.hand, LOOK_BACK])
     for hand_id, first in recent:
         if not want:
             break
@@ -62,8 +59,8 @@ def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str
             if result.status == "open" or paid is None:  # in play: refused by not_in_play
                 continue
             if book is None:
-                book = _book_entries(ledger, session)
-            since = _bought_since(book, groups[player], first)
+                book = book_entries(ledger, session)
+            since = bought_since(book, groups[player], first)
             if since is None:  # cashed out since, nothing bought: start_hand warns of it
                 continue
             bought, cashed = since
@@ -183,7 +180,7 @@ def _stack_warning(session: str, hand: str, player: str, stack: int, previous: s
                    ) -> str:
     """The warning of :func:`stacks_not_followed` for ``player`` starting ``hand`` with
     ``stack`` chips: ``left`` after his ``previous`` hand, ``since`` as
-    :func:`_bought_since` gives it; ``shown(player)`` names him (the command to type keeps
+    :func:`bought_since` gives it; ``shown(player)`` names him (the command to type keeps
     his stored name)."""
     bought, cashed = since
     expected = bought if cashed else left + bought
@@ -201,49 +198,3 @@ def _stack_warning(session: str, hand: str, player: str, stack: int, previous: s
              if stack > expected else "a stack counted short?")
     return (f"warning: {shown(player)} starts hand {hand} with {stack} chips, {basis}: "
             f"{cause}; the audit's stack continuity will name it")
-
-
-def _book_entries(ledger: Any, session: str) -> list[tuple[int, Any]]:
-    """``session``'s buy-ins and cash-outs as the books read them, ``(place, event)`` in the
-    order of their places: a retracted entry left out, an amended one as amended last, at its
-    place among the hands (a buy-in made before a hand just before it,
-    :mod:`ledger.audit.placing`), as the audit's stack continuity reads them."""
-    from ledger.audit.placing import hand_starts, named_hand, place
-
-    rows = ledger.read(f"session:{session}")
-    fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
-    out = []
-    for r in rows:
-        if r.type not in ("buy_in", "cash_out"):
-            continue
-        e = r.event
-        if r.seq in fixes:
-            if fixes[r.seq] is None:
-                continue
-            e = ev.parse_event(fixes[r.seq])
-        out.append((r.position, e))
-    named = [(session, h) for _, e in out if (h := named_hand(e)) is not None]
-    if not named:
-        return out
-    starts = hand_starts(ledger.connection, named)
-    return sorted(((place(p, session, e, starts), e) for p, e in out), key=lambda pe: pe[0])
-
-
-def _bought_since(book: list[tuple[int, Any]], names: Collection[str], position: int
-                  ) -> tuple[int, bool] | None:
-    """The chips a player (any of ``names``) bought after ledger ``position`` (where his
-    previous hand started: the audit counts an entry made during a hand as bought after it),
-    and whether he cashed out since, the chips then those bought after his last cash-out
-    (it takes his stack off the table, RULES.md §1.1); None when he cashed out since and
-    bought nothing after. ``book``: :func:`_book_entries`."""
-    bought, cashed = 0, False
-    for pos, e in book:
-        if pos <= position or e.player not in names:
-            continue
-        if e.type == "cash_out":
-            bought, cashed = 0, True
-        else:
-            bought += e.chips
-    if cashed and not bought:
-        return None
-    return bought, cashed

@@ -1,8 +1,9 @@
 """What a declaration recorded live is refused for beyond the engine's rule, with the way
 forward (RULES.md §3): a second declaration, or giving up the hand after declaring, names
 what the player declared, at which seq, and how to change it (``undo`` when it is the last
-action, else ``correct HAND --replace SEQ``); a declaration in a cards-speak hand names how
-to make it a declare hand.
+action, else ``correct HAND --replace SEQ``); a declaration in a hand started without
+declare options (high only, low only or cards speak high-low, by its game) names how to make
+it a declare hand.
 """
 
 from __future__ import annotations
@@ -23,14 +24,17 @@ def declare_rules(state: HandState, event: Any, events: Sequence[Any]) -> None:
     declared (he may give up his hand instead of declaring, not after, RULES.md §3).
 
     Raises:
-        IllegalAction: ``"this hand is cards speak: nobody declares; to make it a declare
-            hand …"``, ``"Ann has already declared high (at 35): to change it, …"``.
+        IllegalAction: ``"this hand is high only (F7S, started without declare options):
+            nobody declares; to make it a declare hand …"`` (the game's ranking:
+            :attr:`engine.games.Game.ranking_said`), ``"Ann has already declared high (at
+            35): to change it, …"``.
     """
     kind = event.type
     if kind == "declaration" and state.started.options.declare is None:
-        hand = state.hand
+        hand, game = state.hand, state.game
         raise IllegalAction(
-            "this hand is cards speak: nobody declares; to make it a declare hand, "
+            f"this hand is {game.ranking_said} ({game.code}, started without declare options): "
+            "nobody declares; to make it a declare hand, "
             f"`handledger correct {shell_arg(hand)} --replace 1 JSON --reason … --by …`, JSON the "
             f"\"event\" of `handledger export {shell_arg(hand)}`'s first line (its hand_started) "
             "with "

@@ -50,6 +50,9 @@ class Now:
     #: each player's chips bet in the betting round in progress (none: no round is, or he
     #: bet nothing in it), chips the pots above hold already: :func:`round_bets`
     bets: dict[str, int] = field(default_factory=dict)
+    #: at the showdown of a hand in play whose cards decide its pots, no payout typed yet:
+    #: the pots as the rules award them, in ``show``'s words (:func:`replay.over.rules_pay`)
+    rules: tuple[str, ...] = ()
 
 
 #: What a hand that is over says in place of whose turn it is, by its status.
@@ -69,7 +72,10 @@ def now(ledger: Any, hand: str) -> Now:
     state, _ = current(ledger, hand)
     result = settle(state)
     if state.status == "open":
-        return Now(state, result, legal_now(state), bets=round_bets(state))
+        from replay.over import rules_pay
+
+        return Now(state, result, legal_now(state), bets=round_bets(state),
+                   rules=rules_pay(state, result))
     from replay.over import ended
 
     return Now(state, result, _OVER.get(state.status, f"hand {state.status}"),
@@ -89,6 +95,23 @@ def round_bets(state: HandState) -> dict[str, int]:
     if state.phase != "bet" and not (state.phase in ("forced", "deal") and state.street <= 0):
         return {}
     return {p: c for p, c in state.street_bets.items() if c}
+
+
+def words_now(state: HandState) -> str | None:
+    """The action words a betting round takes now from the player to act, in the notation
+    (FORMATS.md §1), which :func:`legal_now` gives as amounts: ``"Ann f, Ann cc or Ann cbr
+    AMOUNT"``, on stud's third street before anyone bets ``"Ann pb or Ann cbr AMOUNT"``
+    (RULES.md §4.1); None outside a betting round (:func:`replay.nextstep.next_step` names
+    the words then) or when who acts is unknown."""
+    if state.phase != "bet":
+        return None
+    who, _ = who_acts(state)
+    if who is None:
+        return None
+    if (state.game.stud and state.street == 0 and state.started.stakes.bring_in
+            and state.rnd.current == 0):
+        return f"{who} pb or {who} cbr AMOUNT"
+    return f"{who} f, {who} cc or {who} cbr AMOUNT"
 
 
 def legal_now(state: HandState, player: str | None = None) -> str:

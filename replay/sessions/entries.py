@@ -58,7 +58,8 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
             in its books in another case), an amount that is
             not a whole number of chips above 0;
         NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
-            the session that is still open (:func:`_between_hands`; not with ``before``),
+            the session that is still open (:func:`_no_buy_in_in_play`, naming ``--before``
+            for one made before it; not with ``before``),
             a rebuy or top-up is given for a player with no buy-in there yet, ``before``
             names no hand of the session (:func:`hand_of_session`), the session is closed
             and ``before`` given without ``closed``, or ``closed`` given and the session
@@ -98,8 +99,7 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
                    seated=seated, names=names)
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     if before is None:  # one made before a hand is placed there, between his hands
-        _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
-                       "showdown and the next deal", names)
+        _no_buy_in_in_play(ledger, session, state, player, chips, kind, names)
     event = ev.BuyIn(player=player, chips=chips,
                      kind=buy_in_kind(session, state, names.get(player, player), chips, kind,
                                       f"buyin {session} {player} --kind {kind}"),
@@ -281,6 +281,61 @@ def buy_in_kind(session: str, state: SessionState, player: str, chips: int,
     return kind or ("rebuy" if player in state.bought else "buy_in")
 
 
+def _no_buy_in_in_play(ledger: Any, session: str, state: SessionState, player: str,
+                       chips: int, kind: str | None, names: dict[str, str]) -> None:
+    """Refuse a buy-in of ``chips`` (``kind`` as given) by ``player`` while he is seated in a
+    hand of ``session`` still in play (:func:`_in_play`; RULES.md §1.1: chips are added only
+    between a showdown and the next deal), naming both ways to record it: one made before
+    that hand, which its starting stack counts, with ``--before HAND``; one made during it,
+    once it ends or is voided. When the hand starts him with more chips than the books give
+    him (:func:`replay.sessions.stack_follow.start_against_books`), the refusal says so
+    first: that start counts a buy-in made before it.
+
+    Raises:
+        LedgerError: ``Ann is seated in hand 2 of session fri, which is still open: no buy-in
+            now (…, RULES.md §1.1); hand 2 starts Ann with 149 chips, 50 more than the books
+            give (99 after hand 1 with nothing bought since): a rebuy made before hand 2, which
+            that stack counts, is recorded with `handledger buyin fri Ann 50 --before 2`; one
+            made during it, once the hand ends (`handledger act 2 end`) or is voided``.
+    """
+    from replay.sessions.stack_follow import start_against_books
+
+    hand = _in_play(ledger, session, player, names)
+    if hand is None:
+        return
+    word = (kind.replace("_", "-") if kind is not None
+            else "rebuy" if names.get(player, player) in state.bought else "buy-in")
+    typed = f" --kind {shell_arg(kind)}" if kind is not None else ""
+    command = (f"`handledger buyin {shell_arg(session)} {shell_arg(player)} {chips}{typed} "
+               f"--before {shell_arg(hand)}`")
+    ends = (f"once the hand ends (`handledger act {shell_arg(hand)} end`) or is voided")
+    said = (f"{player} is seated in hand {hand} of session {session}, which is still open: no "
+            "buy-in now (chips are added only between a showdown and the next deal, RULES.md "
+            "§1.1); ")
+    start = start_against_books(ledger, session, hand, alias_group(ledger, player, names))
+    if start is not None and start.stack > start.expected:
+        raise LedgerError(
+            f"{said}hand {hand} starts {start.player} with {start.stack} chips, "
+            f"{start.stack - start.expected} more than the books give ({start.basis()}): a "
+            f"{word} made before hand {hand}, which that stack counts, is recorded with "
+            f"{command}; one made during it, {ends}")
+    raise LedgerError(f"{said}a {word} made before hand {hand} (its starting stack counts it): "
+                      f"{command}; one made during it: record it {ends}")
+
+
+def _in_play(ledger: Any, session: str, player: str, names: dict[str, str]) -> str | None:
+    """The first hand of ``session`` still in play (a voided one taken back is in play again)
+    that seats ``player`` under this name or any other of his (``names``:
+    :func:`series_names`); None when none does."""
+    from replay.amendments import split_stream
+
+    group = alias_group(ledger, player, names)
+    hands = [hand for hand, voided, ended in hands_seating(ledger, session, group)
+             if not ended and (not voided or not split_stream(
+                 [r.event for r in ledger.read(hand)])[2])]
+    return hands[0] if hands else None
+
+
 def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str,
                    names: dict[str, str]) -> None:
     """Refuse a book ``entry`` (buy-in, cash-out) of ``player`` while he is seated, under
@@ -290,16 +345,11 @@ def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str
     Raises:
         LedgerError: naming the player, the hand and how to end it.
     """
-    from replay.amendments import split_stream
-
-    group = alias_group(ledger, player, names)
-    hands = [hand for hand, voided, ended in hands_seating(ledger, session, group)
-             if not ended and (not voided or not split_stream(
-                 [r.event for r in ledger.read(hand)])[2])]
-    if hands:
-        raise LedgerError(f"{player} is seated in hand {hands[0]} of session {session}, which "
+    hand = _in_play(ledger, session, player, names)
+    if hand is not None:
+        raise LedgerError(f"{player} is seated in hand {hand} of session {session}, which "
                           f"is still open: no {entry} now ({rule}, RULES.md §1.1); record it "
-                          f"once the hand ends (`handledger act {shell_arg(hands[0])} end`) or is "
+                          f"once the hand ends (`handledger act {shell_arg(hand)} end`) or is "
                           "voided")
 
 
