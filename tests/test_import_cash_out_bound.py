@@ -113,15 +113,16 @@ def _second_quit(tmp_path: Path, chips: int) -> Path:
 def test_a_pokernow_quit_with_chips_the_player_does_not_have_is_refused(
         tmp_path: Path) -> None:
     """A second quit of @ovvkpfngo@@@ with 150 chips (he left with 0, bought nothing since)
-    refuses the log, naming him, line 17 (the log's last line, as the log counts them) and
-    his chips; with 10000 the same; with 0 it goes in and the audit is clean (his 150 went
-    in before, exit 0, and the audit found "+150")."""
+    refuses the log, naming him, line 2 (the quit's own line: the log is newest first; it
+    named line 17, hand #4's start, the hand before the quit) and his chips; with 10000 the
+    same; with 0 it goes in and the audit is clean (his 150 went in before, exit 0, and the
+    audit found "+150")."""
     for chips in (150, 10000):
         path = _second_quit(tmp_path, chips)
         db = tmp_path / f"g{chips}.duckdb"
         assert one_shot(db, "import", str(path)) == (
             2, REFUSED.replace("\n", "; 4 other hand(s) not written, their file refused\n"),
-            f"error: {path}:17, session game: its cash_out at seq 21 cashes out "
+            f"error: {path}:2, session game: its cash_out at seq 21 cashes out "
             f"@ovvkpfngo@@@ (CzMp1GAawT) ({chips} chips), but none of them are at the table "
             "there: @ovvkpfngo@@@ (CzMp1GAawT) cashed out 0 chips at seq 17 and bought in none "
             "since; nothing of the file was written (a buy-in missing from the file goes before "

@@ -71,7 +71,8 @@ def test_a_log_into_a_closed_session_of_its_own_name_is_refused_whole(
         tmp_path: Path, ct1_closed: Path) -> None:
     """charlestudor's first log imported and its session closed; another game's log (the
     second, under the first's file name) would add its 4 hands and 18 session lines (3
-    aliases, 3 joins, 3 buy-ins, …) to that session: refused in one line. The first log
+    aliases, 3 joins, 3 buy-ins, …) to that session: refused in one line naming the first
+    of them, the log's last line (A8's seat request, his alias). The first log
     again adds nothing (exit 0), and so does a longer export of its game; one with a hand
     the ledger does not hold (the first log cut before hand #4, imported and closed, then
     whole) is refused naming that hand's line."""
@@ -82,7 +83,7 @@ def test_a_log_into_a_closed_session_of_its_own_name_is_refused_whole(
     shutil.copy(CT2, other)
     assert one_shot(db, "import", str(other)) == (
         2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
-        f"error: {other}: session 'charlestudor_Input_Log_001' is closed: it takes no more "
+        f"error: {other}:78: session 'charlestudor_Input_Log_001' is closed: it takes no more "
         "hands or buy-ins, and this log would add 4 hand(s) and 18 session line(s) to it; "
         "nothing of the file was written\n")
     assert one_shot(db, "import", str(CT1)) == (
@@ -98,8 +99,8 @@ def test_a_log_into_a_closed_session_of_its_own_name_is_refused_whole(
     before = events(cut)
     whole = tmp_path / "whole.csv"
     shutil.copy(CT1, whole)
-    assert one_shot(cut, "import", str(whole)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+    assert one_shot(cut, "import", str(whole)) == (  # its three other hands held: known
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; 1 rejected\n",
         f"error: {whole}:11: session 'short' is closed: it takes no more hands or buy-ins, and "
         "this log would add 1 hand(s) and 0 session line(s) to it; nothing of the file was "
         "written\n")
@@ -205,8 +206,8 @@ def test_a_longer_export_completing_a_hand_of_a_closed_session_needs_closed(
     before = events(db)
     assert _nets(db) == {"TA": 4, "Anvjfbmj2": 0, "Qapurjsa9": -4}
     assert one_shot(db, "import", str(whole)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
-           "3 other hand(s) not written, their file refused\n",
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; "
+           "1 rejected\n",  # its other hands held: known (it said "not written")
         f"error: {whole}:11, hand {HAND4}: session 'game' is closed (entry 11) and this file "
         "would complete the hand, which the ledger holds cut off where an earlier export "
         "stopped: its books were settled up at the close; nothing of the file was written; "
@@ -222,7 +223,7 @@ def test_a_longer_export_completing_a_hand_of_a_closed_session_needs_closed(
     other.parent.mkdir()
     shutil.copy(CT2, other)
     assert one_shot(db, "import", "--closed", str(other))[::2] == (
-        2, f"error: {other}: session 'game' is closed: it takes no more hands or buy-ins, and "
+        2, f"error: {other}:78: session 'game' is closed: it takes no more hands or buy-ins, and "
         "this log would add 4 hand(s) and 18 session line(s) to it; nothing of the file was "
         "written\n")
 
@@ -245,8 +246,8 @@ def test_the_shows_logged_after_a_hand_of_a_closed_session_need_closed(tmp_path:
     assert one_shot(db, "session", "close", "vk")[0] == 0
     before = events(db)
     assert one_shot(db, "import", str(whole)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
-           "41 other hand(s) not written, their file refused\n",
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 41 already in the ledger; "
+           "1 rejected\n",  # its other hands held: known (it said "not written")
         f"error: {whole}:11, hand pn-vk-42-165843972548800: session 'vk' is closed (entry 38) "
         "and this file would add to the hand the shows logged after its end: its books were "
         "settled up at the close; nothing of the file was written; --closed records it "
@@ -488,15 +489,17 @@ def test_a_longer_export_with_a_quit_after_the_closing_needs_closed(
         tmp_path: Path, quit_after_closing: tuple[Path, Path]) -> None:
     """The whole log adds ksv's quit (a seat change and a cash-out of his 0 chips) to the
     closed session: refused in one line saying --closed records it, nothing written (it
-    was refused as a closed session's new lines are, without a word of --closed). With
-    --closed the quit's rows are appended after the closing; the log again adds nothing."""
+    was refused as a closed session's new lines are, without a word of --closed), naming
+    the quit's own line 2 (it named line 16, hand #4's start, the hand before it) and
+    counting the four hands the ledger holds as already in it (it said 0). With --closed
+    the quit's rows are appended after the closing; the log again adds nothing."""
     db, whole = _copied(quit_after_closing, tmp_path)
     before = events(db)
     closing = [r[4] for r in before if r[5] == "session_closed"]
     assert closing == [18]
     assert one_shot(db, "import", str(whole)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
-        f"error: {whole}:16: session 'game' is closed (entry 18) and this log would cash out "
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; 1 rejected\n",
+        f"error: {whole}:2: session 'game' is closed (entry 18) and this log would cash out "
         "ksv @ ycx (0 chips): its books were settled up at the close; nothing of the file was "
         "written; --closed records it anyway\n")
     assert events(db) == before

@@ -169,8 +169,8 @@ def test_a_game_already_in_the_ledger_by_its_source_stays_outside_the_session(
     assert one_shot(db, "import", str(path))[1].startswith("imported 3 hand(s)")
     assert one_shot(db, "session", "open", "S")[0] == 0
     stored = events(db)
-    assert one_shot(db, "import", "--session", "S", str(path)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+    assert one_shot(db, "import", "--session", "S", str(path)) == (  # its 3 hands: known
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; 1 rejected\n",
         f"error: {path}: this PokerNow game is in the ledger already, in session {VK.stem}: "
         f"it is not imported into session S too (its buy-ins would count twice); nothing of "
         f"the file was written\n")

@@ -7,7 +7,9 @@ twice (even from another file) adds nothing"). A hand's session is no part of wh
 a copy naming another session stays where the ledger holds it. A file whose every hand is
 refused writes nothing, its session lines neither; a refused hand is refused in one line,
 its payout finding (a warning of a hand stored) not a second one. HandHQ's
-``currency_symbol = '$'`` counts USD (README: there are no custom codes)."""
+``currency_symbol = '$'`` counts USD (README: there are no custom codes). Another ledger's
+JSON-lines export of a PokerNow game this ledger holds in another session is refused whole, as
+the game's log is under ``--session``: its book would buy every player in again."""
 
 from __future__ import annotations
 
@@ -396,3 +398,113 @@ def test_an_edited_export_is_no_copy_by_the_key_it_carries(tmp_path: Path) -> No
         "the table paid otherwise: ydk9sgEWl2 4 here, 3 in the ledger; a change to a stored "
         f"hand is a correction (`handledger correct {hand} ...`)\n")
     assert events(original) == before
+
+
+#: charlestudor's second log (four hands; four players bought 50 chips each: A8 won the
+#: other three's 150) as one ledger holds it in its session charlestudor_Input_Log_002.
+CT2 = SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"
+CT2_BALANCES = (
+    "player                              net       buy-in     cash-out  hands sessions\n"
+    "A8 (gE4aE_Yhc3)                     150           50            0      4        1\n"
+    "\"uhuhqb\"\"''' (6OQxLdU_ZO)           -50           50            0      1        1\n"
+    "@ovvkpfngo@@@ (CzMp1GAawT)          -50           50            0      2        1\n"
+    "ksv @ ycx (YJJJbgIQrB)              -50           50            0      4        1\n")
+CT2_ELSEWHERE = ("this PokerNow game is in the ledger already, in session "
+                 "charlestudor_Input_Log_002: it is not imported into session {0} too (its "
+                 "buy-ins would count twice); nothing of the file was written")
+
+
+def _export_of_other_ledger(tmp_path: Path, name: str, lines: slice = slice(None),
+                            books_only: bool = False) -> Path:
+    """The JSON-lines export (``other.jsonl``) of another ledger that imported ``lines`` of
+    CT2 saved as ``name`` (its session named so); ``books_only``: without its hands' rows."""
+    log = tmp_path / "other" / name
+    log.parent.mkdir()
+    log.write_text("".join(CT2.read_text().splitlines(keepends=True)[lines]))
+    db = tmp_path / "other.duckdb"
+    assert one_shot(db, "import", str(log))[0] == 0
+    export = tmp_path / "other.jsonl"
+    assert one_shot(db, "export", "--format", "jsonl", "-o", str(export))[0] == 0
+    if books_only:
+        export.write_text("".join(row for row in export.read_text().splitlines(keepends=True)
+                                  if not row.startswith('{"hand":')))
+    return export
+
+
+@pytest.mark.parametrize(("name", "lines", "books_only", "held"), [
+    ("week1.csv", slice(None), False, 4),  # the whole log, renamed
+    ("week2.csv", slice(0, 60), False, 3),  # cut at its oldest rows (hand #1), renamed
+    ("week1.csv", slice(None), True, 0),  # its session book alone
+])
+@pytest.mark.parametrize("jobs", [(), ("--jobs", "2")])
+def test_another_ledgers_export_of_a_game_held_here_is_refused(
+        tmp_path: Path, name: str, lines: slice, books_only: bool, held: int,
+        jobs: tuple[str, ...]) -> None:
+    """Another ledger's JSON-lines export of a PokerNow game this ledger holds in another
+    session: its book (opening, joins, buy-ins of 50, quits) was written into a new session
+    of 0 hands, every buy-in 100, exit 0, the audit finding each quit's 0 short of the 50 the
+    hands leave. Now refused in one line as the game's log under --session is, naming the
+    session's first line; nothing written, the books as before."""
+    export = _export_of_other_ledger(tmp_path, name, lines, books_only)
+    session = name.removesuffix(".csv")
+    db = tmp_path / "a.duckdb"
+    assert one_shot(db, "import", str(CT2))[0] == 0
+    before = events(db)
+    assert one_shot(db, "import", *jobs, str(export)) == (
+        2, f"imported 0 hand(s) (0 events) from 1 file(s); {held} already in the ledger; "
+           "1 rejected\n",
+        f"error: {export}:1, session {session}: {CT2_ELSEWHERE.format(session)}\n")
+    assert events(db) == before
+    assert one_shot(db, "balances") == (0, CT2_BALANCES, "")
+    assert one_shot(db, "session", "list") == (
+        0, "charlestudor_Input_Log_002  2022-01-20  4 hand(s)  4 buy-in(s)  open\n", "")
+
+
+def test_an_export_of_a_game_goes_into_a_ledger_without_it(tmp_path: Path) -> None:
+    """The export of the game, renamed week1, into a ledger that does not hold the game: its
+    hands and book go in (in week1) as before; the ledger's own export adds nothing back."""
+    export = _export_of_other_ledger(tmp_path, "week1.csv")
+    db = tmp_path / "a.duckdb"
+    assert one_shot(db, "import", str(export)) == (
+        0, "imported 4 hand(s) (83 events) from 1 file(s); 0 already in the ledger; "
+           "0 rejected\n", "")
+    assert one_shot(db, "session", "list") == (
+        0, "week1  2022-01-20  4 hand(s)  4 buy-in(s)  open\n", "")
+    assert one_shot(db, "balances")[1] == CT2_BALANCES
+    assert one_shot(db, "import", str(export)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; "
+           "0 rejected\n", "")
+
+
+def test_a_file_with_a_held_game_s_book_and_a_hand_recorded_session_is_refused_whole(
+        tmp_path: Path) -> None:
+    """A file holding a session recorded by hand (home: Ann and Bob buy in 100) and then
+    another ledger's book of the game held here (from line 4): refused whole, as a file
+    carrying a session's book is, naming week1 and its first line; home alone goes in."""
+    game = _export_of_other_ledger(tmp_path, "week1.csv")
+    hand = tmp_path / "hand.duckdb"
+    assert one_shot(hand, "session", "open", "home")[0] == 0
+    for player in ("Ann", "Bob"):
+        assert one_shot(hand, "buyin", "home", player, "100")[0] == 0
+    home = tmp_path / "home.jsonl"
+    assert one_shot(hand, "export", "--format", "jsonl", "-o", str(home))[0] == 0
+    assert len(home.read_text().splitlines()) == 3
+    both = tmp_path / "both.jsonl"
+    both.write_text(home.read_text() + game.read_text())
+    db = tmp_path / "a.duckdb"
+    assert one_shot(db, "import", str(CT2))[0] == 0
+    before = events(db)
+    assert one_shot(db, "import", str(both)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; "
+           "1 rejected\n",
+        f"error: {both}:4, session week1: {CT2_ELSEWHERE.format('week1')}\n")
+    assert events(db) == before
+    assert one_shot(db, "import", str(home)) == (
+        0, "imported 0 hand(s) (3 events) from 1 file(s); 0 already in the ledger; "
+           "0 rejected\n", "")
+    code, out, _ = one_shot(db, "session", "list")
+    assert (code, out.splitlines()[0]) == (
+        0, "charlestudor_Input_Log_002  2022-01-20  4 hand(s)  4 buy-in(s)  open")
+    assert out.splitlines()[1].startswith("home  ") and out.splitlines()[1].endswith(
+        "  0 hand(s)  2 buy-in(s)  open")
+    assert len(out.splitlines()) == 2

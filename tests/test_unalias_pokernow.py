@@ -85,7 +85,7 @@ def test_a_quit_beyond_the_table_is_refused_naming_him_as_the_reads_do(
         tmp_path: Path) -> None:
     """charlestudor's second log with one more quit of @ovvkpfngo@@@ (CzMp1GAawT), who quit
     with 0 after hand #2, with 150 chips: refused, naming him by his id once his name was
-    ended (before: by the ended name)."""
+    ended (before: by the ended name), at the quit's own line 2."""
     game = tmp_path / "a" / "game.csv"
     game.parent.mkdir()
     game.write_text(CT2.read_text(encoding="utf-8"), encoding="utf-8")
@@ -100,7 +100,7 @@ def test_a_quit_beyond_the_table_is_refused_naming_him_as_the_reads_do(
     result = run(db, "import", str(longer))
     assert result.exit_code == 2
     assert result.stderr == (
-        f"error: {longer}:17, session game: its cash_out at seq 22 cashes out CzMp1GAawT (150 "
+        f"error: {longer}:2, session game: its cash_out at seq 22 cashes out CzMp1GAawT (150 "
         "chips), but none of them are at the table there: CzMp1GAawT cashed out 0 chips at seq "
         "17 and bought in none since; nothing of the file was written (a buy-in missing from "
         "the file goes before it)\n")
@@ -112,7 +112,7 @@ def test_a_quit_beyond_the_table_is_refused_naming_him_as_the_reads_do(
     result = run(db, "import", str(longer))
     assert result.exit_code == 2
     assert result.stderr.startswith(
-        f"error: {longer}:17, session game: its cash_out at seq 23 cashes out Ovvk "
+        f"error: {longer}:2, session game: its cash_out at seq 23 cashes out Ovvk "
         "(CzMp1GAawT) (150 chips), but none of them are at the table there: Ovvk (CzMp1GAawT) "
         "cashed out 0 chips at seq 17")
 

@@ -31,7 +31,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     any file name, maybe taken before the first hand was dealt) is read again into that
     session; given
     ``session`` (``import --session``), it is refused instead: its session book (opening,
-    joins, buy-ins, cash-outs) would be written a second time, into ``session``. A PokerNow
+    joins, buy-ins, cash-outs) would be written a second time, into ``session``; and so is a
+    JSON-lines file whose session book is keyed by a PokerNow game the ledger holds in
+    another session (another ledger's export of the game:
+    :func:`replay.ingest.pnbooks.refuse_game_elsewhere`). A PokerNow
     log into a session the ledger has opened brings no opening of its own and is counted in
     that session's chips (:func:`replay.ingest.pnunits.into_sessions`). ``closed``: session
     rows may change the books of a session the ledger has closed, a cash-out or an amendment
@@ -44,7 +47,8 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
 
     Raises:
         OSError: the file cannot be read; MalformedInput: the game is in the ledger under
-            another session than ``session`` (naming the file and that session), a session
+            another session than ``session`` (naming the file and that session; of a
+            JSON-lines book, its line and the file's session too), a session
             entry names a session or player a command would refuse, or (JSON lines,
             PokerNow) a line of a session's book cannot be read or does not follow the table
             (a join with chips the player does not have), or the game is in the ledger
@@ -85,6 +89,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         if read.session is not None:
             check_same_game(ledger, read, read.session)  # its oldest row edited: refused
     check_entry_names(read)
+    if importer.name == "jsonl":  # a PokerNow game's book from another ledger
+        from replay.ingest.pnbooks import refuse_game_elsewhere
+
+        refuse_game_elsewhere(ledger, read)  # held here under another name: refused
     if importer.name == "pokernow":  # into a session the ledger holds: counted in its chips
         from replay.ingest.pnunits import into_sessions
         from replay.ingest.pokernow import refuse_closed_game

@@ -271,7 +271,9 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     whole; the workers hand a file that has any to this process. ``closed``: see
     :func:`import_paths`. ``read``: the file as its importer read it already with
     ``session`` (a PokerNow log given with ``--ledger``: :func:`replay.ingest.pokernow.
-    read_log`), not read again.
+    read_log`), not read again. A file refused whole counts the hands the ledger holds
+    already as known (:func:`_held_hands`), whether refused as it was read
+    (:func:`read_file`) or once its hands were checked.
     """
     report.files += 1
     name = file_name(path)
@@ -293,6 +295,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         if part is not None:
             report.add(part)
             return
+    given: FileRead | None = None
     try:
         made = _tables(ledger, importer) if tables else None
         if hasattr(importer, "iter_read"):
@@ -301,7 +304,9 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             report.add(import_chunked(ledger, path, importer, strict=strict, session=session,
                                       tables=made))
             return
-        read = read_file(ledger, path, importer, session=session, closed=closed, read=read)
+        given = read if read is not None else importer.read(path, session=session)
+        read = None  # until read_file takes it: a refusal of it counts its hands held
+        read = read_file(ledger, path, importer, session=session, closed=closed, read=given)
         from replay.ingest.pokernow import held_after_refused
 
         report.known += held_after_refused(ledger, read)  # a log's hands after a refused one
@@ -332,7 +337,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         raise
     except LedgerError as exc:  # the file's one transaction wrote nothing
         report.errors.append(str(exc.located(file=name)))
-        _refused_hands(report, read, exc)
+        _refused_hands(report, read or given, exc, ledger, checked=read is not None)
     except ValidationError as exc:  # a value the event models refuse (a stack beyond MAX_CHIPS)
         report.errors.append(str(invalid_value(exc).located(file=name)))
     except OSError as exc:
@@ -360,18 +365,36 @@ def _once(files: list[Path], notes: list[str]) -> list[Path]:
     return out
 
 
-def _refused_hands(report: ImportReport, read: FileRead | None, error: LedgerError) -> None:
-    """Count into ``report`` the hands of a file refused whole in one error line once read
-    (``read``; None: refused before it was read): the line is one rejection (the hand it
-    names, or the row, the statement or the file), and each other hand the file gave is not
+def _refused_hands(report: ImportReport, read: FileRead | None, error: LedgerError,
+                   ledger: Any, *, checked: bool) -> None:
+    """Count into ``report`` the hands of a file refused whole in one error line (``read``:
+    the file as read; None: refused before it was read): the line is one rejection (the hand
+    it names, or the row, the statement or the file), each other hand the ledger holds
+    already is known (:func:`_held_hands`), and, once its hands were ``checked`` (not
+    refused by :func:`read_file` as it was read), each other hand the file gave is not
     written with it (``unwritten``), so that the summary adds up to the hands read."""
     if read is None:
+        return
+    held = _held_hands(ledger, read) - {error.hand}
+    report.known += len(held)
+    if not checked:
         return
     hands = {i.hand_id if isinstance(i, HandEvents) else i.hand for i in read.items
              if isinstance(i, (HandEvents, PhhHand))}
     hands.update(e.hand for e in read.errors
                  if e.hand is not None and not isinstance(e, StoredFinding))
-    report.unwritten += len(hands - {error.hand})
+    report.unwritten += len(hands - held - {error.hand})
+
+
+def _held_hands(ledger: Any, read: FileRead) -> set[str]:
+    """The hands of ``read`` (a file refused whole) that the ledger holds already (by source
+    key, or an earlier version's): known, as a file refused once its hands are checked
+    counts them, so that the summary says they are in the ledger."""
+    hands = [i for i in read.items if isinstance(i, HandEvents)]
+    held = ledger.known_sources([k for i in hands for k in (
+        i.source_key, getattr(i, "legacy_key", None)) if k])
+    return {i.hand_id for i in hands
+            if i.source_key in held or getattr(i, "legacy_key", None) in held}
 
 
 def _refused_in_ledger(ledger: Any, read: FileRead, batches: list[Batch],

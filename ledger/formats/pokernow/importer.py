@@ -84,9 +84,11 @@ def _read_game(game: PnGame, out: FileRead) -> None:
     """Append one table's items and errors to ``out``: a hand that an error other than a
     :class:`ledger.model.errors.StoredFinding` names is refused, nothing of it kept (a line
     of it could not be read or does not add up, FORMATS.md §2); a hand with only findings
-    is kept as logged. The items after a refused hand (:func:`_until_refused`) are not in
-    ``out.items``: ``out.extra["after_refused"]`` holds ``(error, items)`` for them, so that
-    the import counts them known when the ledger holds every one already."""
+    is kept as logged. A session item is at the line of the row that gave it (a quit at its
+    own line, not at the hand before it). The items after a refused hand
+    (:func:`_until_refused`) are not in ``out.items``: ``out.extra["after_refused"]`` holds
+    ``(error, items)`` for them, so that the import counts them known when the ledger holds
+    every one already."""
     name = game.session
     out.errors.extend(game.errors)
     refused = {e.hand for e in game.errors
@@ -109,8 +111,8 @@ def _read_game(game: PnGame, out: FileRead) -> None:
                 sink.append(SessionEntry(name, item, line, f"pokernow:{name}:opened"))
             else:
                 place = f"item:{hands}:{since}:{_digest(event_json(item))}"
-                sink.append(SessionEntry(name, item, line, f"{scope}:{place}",
-                                         legacy_key=f"{legacy}:{place}"))
+                sink.append(SessionEntry(name, item, game.lines.get(index, line),
+                                         f"{scope}:{place}", legacy_key=f"{legacy}:{place}"))
             since += 1
             continue
         hands, since, line = hands + 1, 0, item.line  # a refused hand keeps its place

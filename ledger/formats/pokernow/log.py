@@ -92,7 +92,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -151,6 +151,9 @@ class PnGame:
     its hand lines before the first ``starting hand`` line), in file order; none is read."""
     cut_number: int | None = None
     """That hand's number, when its ``ending hand`` line is among them."""
+    lines: dict[int, int] = field(default_factory=dict)
+    """The file line of each session item a row gave, by its index in ``items`` (the
+    opening, which no row gives, has none)."""
 
 
 def _chips_converter(cents: bool) -> Callable[[str], int]:
@@ -426,4 +429,4 @@ def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGam
     return PnGame(session=name, unit=unit, players=tracker.players, names=tracker.names,
                   items=tracker.items, errors=errors, exporter=exporter, first_row=first,
                   refused=tuple(refused), cut=tuple(sorted(r.line for r in seq.cut)),
-                  cut_number=ends[0] if ends else None)
+                  cut_number=ends[0] if ends else None, lines=tracker.lines)

@@ -20,11 +20,14 @@ SessionItem = SessionOpened | BuyIn | CashOut | Payment | SeatChange | PlayerAli
 
 
 class SessionTracker:
-    """Builds the item list; ``stacks`` holds each seated player's chips as far as known."""
+    """Builds the item list; ``stacks`` holds each seated player's chips as far as known;
+    ``lines``: the file line of each session item (by its index in ``items``) that a row of
+    the log gave (a join, a quit, an alias), so that a refusal of it names its own line."""
 
     def __init__(self, ctx: BuildContext) -> None:
         self.ctx = ctx
         self.items: list[PnHand | SessionItem] = []
+        self.lines: dict[int, int] = {}
         self.players: dict[str, str] = {}
         self.names: dict[str, set[str]] = {}
         self.stacks: dict[str, int] = {}
@@ -63,6 +66,7 @@ class SessionTracker:
                     self.error(row, f"{exc.message}{where}")
                     continue
                 self.items.append(PlayerAlias(player=pid, alias=name))
+                self.lines[len(self.items) - 1] = row.line
 
     def shown(self, player: str) -> str:
         """``player`` (a PokerNow id) as a line of the import names him: ``name (id)`` with
@@ -114,7 +118,12 @@ class SessionTracker:
                 self.stacks[seat.player] = after[seat.player]
 
     def session_row(self, row: Row) -> None:
-        """Append the items of one session line."""
+        """Append the items of one session line, each at the row's line (``lines``)."""
+        start = len(self.items)
+        self._session_row(row)
+        self.lines.update(dict.fromkeys(range(start, len(self.items)), row.line))
+
+    def _session_row(self, row: Row) -> None:
         line = row.parsed
         self.alias(line.refs, row)
         for pid, _ in line.refs:
