@@ -483,7 +483,7 @@ def test_a_log_voided_in_the_wrong_session_says_it_cannot_go_into_the_right_one(
            "cash-outs, 0 payments); every net in club-w2 is 0 now (passed over: 1 hand voided "
            "before)\n", "")
     assert _unchanged(user, Path(db), "import", "--session", "club-w1", log) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; 1 "
            "rejected\n",
         f"error: {log}: this PokerNow game is in the ledger already, in session club-w2, its "
         "4 hand(s) voided there: a voided hand stays voided (an import never brings one back) "
