@@ -212,16 +212,27 @@ def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) ->
     ("Aborted": a line whose write began committing is finished and printed first)."""
     exit_at_once()
     with gc_paused():
-        from ledger.store import landing
-
         obj.saves_tables = False  # the hot path, as for `act`
         _table_hand(obj, hand_id, closed=closed)
         obj.close()
-    from ledger.formats.files import StreamLines
+    from cli.stdin_lines import woken
 
     stdin = _stdin()
-    prompt = stdin.isatty()
-    lines = StreamLines(stdin)
+    with woken(stdin) as source:
+        refused = _table_lines(obj, hand_id, source, prompt=stdin.isatty(), closed=closed,
+                               keep_going=keep_going)
+    if refused:
+        raise click.exceptions.Exit(2)
+
+
+def _table_lines(obj: Context, hand_id: str, source: Any, *, prompt: bool, closed: bool,
+                 keep_going: bool) -> bool:
+    """``table``'s loop: each line of ``source`` (binary standard input, :mod:`cli.stdin_lines`)
+    done as ``act``, its output printed; whether a line was refused."""
+    from ledger.formats.files import StreamLines
+    from ledger.store import landing
+
+    lines = StreamLines(source)
     refused = False
     while True:
         landing.resume()  # Ctrl-C held since the last line's write stops the session here
@@ -255,8 +266,7 @@ def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) ->
         click.echo(text)
         if done is not None:
             _warn(done)
-    if refused:
-        raise click.exceptions.Exit(2)
+    return refused
 
 
 def _table_hand(obj: Context, hand_id: str, *, closed: bool) -> None:
