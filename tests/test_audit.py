@@ -247,19 +247,24 @@ def test_unbalanced_nets_cannot_be_settled() -> None:
         fewest_transfers({"a": 1})
 
 
+#: Ann and Bob buy in 10 chips of 1.00 USD, Ann folds her small blind 1 to Bob's big blind
+#: (Bob paid 3), cash-outs 9 and 11, closed: Ann owes Bob 1.00 USD, no payment recorded.
+OWED_NIGHT = (("session", "open", "s", "--chip-value", "1", "--currency", "USD"),
+              ("buyin", "s", "Ann", "10"), ("buyin", "s", "Bob", "10"),
+              ("hand", "start", "--session", "s", "--hand", "h", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:10,Bob:10", "--button", "Ann"),
+              ("act", "h", "d dh Bob ????"), ("act", "h", "d dh Ann ????"),
+              ("act", "h", "Ann f"), ("act", "h", "pay Bob 3"), ("act", "h", "end"),
+              ("cashout", "s", "Ann", "9"), ("cashout", "s", "Bob", "11"),
+              ("session", "close", "s"))
+
+
 def test_unsettled_names_a_closed_session_nobody_paid_only_when_asked(run) -> None:  # noqa: ANN001
     """docs/COMMANDS.md, audit's options: Ann and Bob buy in 10 chips of 1.00 USD, Ann folds
     her small blind 1 to Bob's big blind (Bob paid 3), cash-outs 9 and 11, closed: Ann owes
     Bob 1.00 USD. No payment recorded: ``audit`` is clean, exit 0; ``--unsettled`` names it,
     exit 1. After a payment of 0.50 the rest is a ``settlement`` finding of a plain audit."""
-    for argv in (("session", "open", "s", "--chip-value", "1", "--currency", "USD"),
-                 ("buyin", "s", "Ann", "10"), ("buyin", "s", "Bob", "10"),
-                 ("hand", "start", "--session", "s", "--hand", "h", "--game", "NT", "--stakes",
-                  "1/2", "--seats", "Ann:10,Bob:10", "--button", "Ann"),
-                 ("act", "h", "d dh Bob ????"), ("act", "h", "d dh Ann ????"),
-                 ("act", "h", "Ann f"), ("act", "h", "pay Bob 3"), ("act", "h", "end"),
-                 ("cashout", "s", "Ann", "9"), ("cashout", "s", "Bob", "11"),
-                 ("session", "close", "s")):
+    for argv in OWED_NIGHT:
         assert run(*argv).exit_code == 0, argv
     clean = run("audit")
     assert (clean.exit_code, clean.output.split(";")[0]) == (

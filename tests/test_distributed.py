@@ -461,16 +461,9 @@ def test_a_clean_audit_on_dask_says_a_closed_session_still_owes_money_as_audit_d
     from click.testing import CliRunner
 
     from cli.main import cli
+    from tests.test_audit import OWED_NIGHT
 
-    for argv in (("session", "open", "s", "--chip-value", "1", "--currency", "USD"),
-                 ("buyin", "s", "Ann", "10"), ("buyin", "s", "Bob", "10"),
-                 ("hand", "start", "--session", "s", "--hand", "h", "--game", "NT", "--stakes",
-                  "1/2", "--seats", "Ann:10,Bob:10", "--button", "Ann"),
-                 ("act", "h", "d dh Bob ????"), ("act", "h", "d dh Ann ????"),
-                 ("act", "h", "Ann f"), ("act", "h", "pay Bob 3"), ("act", "h", "end"),
-                 ("cashout", "s", "Ann", "9"), ("cashout", "s", "Bob", "11"),
-                 ("session", "close", "s"), ("export", "--format", "parquet",
-                                             str(tmp_path / "pq"))):
+    for argv in (*OWED_NIGHT, ("export", "--format", "parquet", str(tmp_path / "pq"))):
         assert run(*argv).exit_code == 0, argv
     owes = ("; 1 closed session still owes money (s): `handledger audit --unsettled` names "
             "who, `handledger settle` who pays whom")

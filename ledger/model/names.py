@@ -382,10 +382,21 @@ def resolved_aliases(rows: Sequence[tuple[str | None, str]]) -> dict[str, str]:
                 break
             seen.add(node)
             node = link[node]
+    return followed(link)
+
+
+def followed(link: Mapping[str, str]) -> dict[str, str]:
+    """``{name: the name it finally stands for}``: each link of ``link`` followed to its end
+    (``a → b`` and ``b → c`` give ``a → c``), a cycle left after as many steps as there are
+    links (never endless).
+
+    >>> followed({"a": "b", "b": "c", "x": "y"})
+    {'a': 'c', 'b': 'c', 'x': 'y'}
+    """
     out = {}
-    for alias in link:
-        node, hops = alias, 0
+    for start in link:
+        node, hops = start, 0
         while node in link and hops <= len(link):
             node, hops = link[node], hops + 1
-        out[alias] = node
+        out[start] = node
     return out

@@ -106,6 +106,7 @@ from ledger.formats.pokernow.session import SessionItem, SessionTracker
 from ledger.formats.pokernow.statement import LedgerRow, read_pokernow_ledger
 from ledger.model.errors import MalformedInput, StoredFinding
 from ledger.model.events import SessionOpened, Unit
+from ledger.model.names import followed
 
 __all__ = [
     "LedgerRow",
@@ -280,14 +281,8 @@ class _Grouper:
 
 def _id_changes(rows: list[Row]) -> dict[str, str]:
     """``{former id: the id it finally became}`` from ``changed the ID`` lines."""
-    link = {r.parsed.former: r.parsed.player for r in rows if r.parsed.kind == "id_change"}
-    out = {}
-    for former in link:
-        node, hops = former, 0
-        while node in link and hops <= len(link):
-            node, hops = link[node], hops + 1
-        out[former] = node
-    return out  # type: ignore[return-value]
+    return followed({r.parsed.former: r.parsed.player  # type: ignore[misc]
+                     for r in rows if r.parsed.kind == "id_change"})
 
 
 def _find_exporter(blocks: list[HandBlock], renamed: dict[str, str]) -> str | None:
