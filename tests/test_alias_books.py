@@ -130,18 +130,24 @@ def test_a_payment_between_the_two_names_of_one_player_is_refused(aliased: Path,
         "amount takes --again")
 
 
+def _two_hands_in_play(db: Path) -> Path:
+    """Session x of Ann, Bob, Cy and Dee (100 each), with h1 (Ann on the button, Bob) and h2
+    (Cy on the button, Dee) started, their blinds alone posted."""
+    open_s(db, "x", "Ann", "Bob", "Cy", "Dee")
+    for hand, seats in (("h1", "Ann:100,Bob:100"), ("h2", "Cy:100,Dee:100")):
+        button = seats[:seats.index(":")]
+        assert run(db, "hand", "start", "--hand", hand, "--session", "x", "--game", "NT",
+                   "--stakes", "1/2", "--button", button, "--seats", seats).exit_code == 0
+    return db
+
+
 def test_hand_start_names_every_hand_in_play_and_what_ends_each(tmp_path: Path) -> None:
     """h1 seats Ann and Bob, h2 Cy and Dee, both in play: h3 seating Ann and Cy is refused
     naming Ann in h1 first, then Cy in h2, each hand with what ends it and one void of both.
     Once h1 is played to where it can end (Bob, the big blind, wins it when Ann folds her
     small blind of 1), the refusal names `act h1 end` for it;
     once h1 ended, h2 alone is named; with h2 voided, h3 starts (Ann 99, Cy 100)."""
-    db = tmp_path / "t.duckdb"
-    open_s(db, "x", "Ann", "Bob", "Cy", "Dee")
-    for hand, seats in (("h1", "Ann:100,Bob:100"), ("h2", "Cy:100,Dee:100")):
-        button = seats[:seats.index(":")]
-        assert run(db, "hand", "start", "--hand", hand, "--session", "x", "--game", "NT",
-                   "--stakes", "1/2", "--button", button, "--seats", seats).exit_code == 0
+    db = _two_hands_in_play(tmp_path / "t.duckdb")
     before = rows(db)
     h3 = ("hand", "start", "--hand", "h3", *NT, "--seats", "Ann:99,Cy:100")
     both = "or void them (`handledger void h1 h2 --reason … --by …`)"
@@ -167,12 +173,7 @@ def test_hand_start_names_a_hand_at_its_payout_beside_another_in_play(tmp_path: 
     of 200: its end waits for the other 100 to be paid. h2 seats Cy and Dee, its blinds
     alone. h3 seating Ann and Dee is refused naming h1's payout before its end, h2 played
     out, and one void of both; nothing written."""
-    db = tmp_path / "t.duckdb"
-    open_s(db, "x", "Ann", "Bob", "Cy", "Dee")
-    for hand, seats in (("h1", "Ann:100,Bob:100"), ("h2", "Cy:100,Dee:100")):
-        button = seats[:seats.index(":")]
-        assert run(db, "hand", "start", "--hand", hand, "--session", "x", "--game", "NT",
-                   "--stakes", "1/2", "--button", button, "--seats", seats).exit_code == 0
+    db = _two_hands_in_play(tmp_path / "t.duckdb")
     for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h",
                    "d db 9s", "d db Td", "pay Ann 100"):
         assert run(db, "act", "h1", action).exit_code == 0, action
