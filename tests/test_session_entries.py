@@ -65,8 +65,10 @@ def test_entries_of_a_player_in_an_open_hand_wait_for_its_end(user, db: str) -> 
     before = _rows(db)
     assert user("buyin", "fri", "Ann", "50") == (
         2, "", "error: Ann is seated in hand f1 of session fri, which is still open: no buy-in "
-        "now (chips are added only between a showdown and the next deal, RULES.md §1.1); record "
-        "it once the hand ends (`handledger act f1 end`) or is voided\n")
+        "now (chips are added only between a showdown and the next deal, RULES.md §1.1); a "
+        "rebuy made before hand f1 (its starting stack counts it): `handledger buyin fri Ann 50 "
+        "--before f1`; one made during it: record it once the hand ends (`handledger act f1 "
+        "end`) or is voided\n")
     assert user("cashout", "fri", "Bob", "0") == (
         2, "", "error: Bob is seated in hand f1 of session fri, which is still open: no "
         "cash-out now (chips are not taken off the table during play, RULES.md §1.1); record it "
