@@ -118,7 +118,8 @@ def _signatures(keys_dir: str | None) -> Any:
 
 @click.command()
 @click.option("--against", default=None, metavar="FILE|POS:HASH",
-              help="Also check that the ledger extends these checkpoints.")
+              help="Also check that the ledger extends these checkpoints: a checkpoints "
+                   "file, POS:HASH, or a checkpoint line or one record of the file pasted.")
 @click.option("--jobs", default=None, type=JOBS,
               help="Processes replaying the hands to check the derived tables (default: one "
                    "a CPU for a large ledger file, else 1).")

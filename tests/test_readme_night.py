@@ -145,8 +145,8 @@ def test_the_first_evening_runs_and_prints_as_printed(run) -> None:  # noqa: ANN
 def test_the_checkpoints_file_holds_records_that_verify_against_reads(run, db: str) -> None:  # noqa: ANN001
     """The close of the evening appends to ``LEDGER.checkpoints`` not its checkpoint line but
     one JSON record, with the whole hash, as the README says; ``verify --against FILE``
-    reads it, and the record pasted as the argument is refused (neither a file nor
-    POS:HASH)."""
+    reads it, and so does the record pasted as the argument (it was refused: neither a file
+    nor POS:HASH); a damaged record pasted is one line, exit 2."""
     for commands, _ in _evening():
         for argv in commands:
             assert run(*argv).exit_code == 0, argv
@@ -166,13 +166,20 @@ def test_the_checkpoints_file_holds_records_that_verify_against_reads(run, db: s
     assert result.output.splitlines()[-2:] == [
         f"checkpoint {path}:1 t 36:{record['hash'][:16]}… at {record['at']}: ok: extended",
         "the ledger extends all 1 checkpoint(s)"]
-    assert run("verify", "--against", line).exit_code == 2
+    pasted = run("verify", "--against", line)
+    assert (pasted.exit_code, pasted.output.splitlines()[-2:]) == (0, [
+        f"checkpoint (the line given) t 36:{record['hash'][:16]}… at {record['at']}: ok: "
+        "extended", "the ledger extends all 1 checkpoint(s)"])
+    damaged = run("verify", "--against", json.dumps({**record, "position": "x"}))
+    assert (damaged.exit_code, damaged.output) == (
+        2, "error: a damaged checkpoint record\n")
     prose = " ".join(_readme_section("Your first evening").split())
     assert ("The line itself is not kept in a file. The close appends a record of the same "
             "checkpoint to `handledger.duckdb.checkpoints`, beside the ledger: one JSON object "
             "a line, with the whole hash") in prose
     assert ("`handledger verify --against handledger.duckdb.checkpoints` checks every record "
             "in it") in prose
+    assert "so does one record of it pasted as `--against`'s argument" in prose
 
 
 def test_a_stack_typed_wrong_is_corrected_as_printed(run) -> None:  # noqa: ANN001

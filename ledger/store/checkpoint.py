@@ -339,14 +339,16 @@ def load(spec: str) -> list[tuple[str, Checkpoint]]:
 
 
 def read(spec: str) -> Loaded:
-    """The checkpoints named by ``spec``: a ``POS:HASH`` or a whole chat line (pasted as the
-    argument) when no file has that name, else a checkpoints file, whose lines that hold no
+    """The checkpoints named by ``spec``: a ``POS:HASH``, a whole chat line or a checkpoints
+    file's JSON record (pasted as the argument) when no file has that name, else a
+    checkpoints file, whose lines that hold no
     checkpoint (the chat around pasted lines) are passed over; each with where it came from
     (``FILE:LINE``, ``POS:HASH`` or :data:`PASTED`). A damaged line of a file that holds
     checkpoints besides is given apart (:class:`Loaded`): the rest are still checked.
 
     Raises:
-        MalformedInput: a damaged checkpoint argument, a file without any checkpoint (its
+        MalformedInput: a damaged checkpoint argument (a record that does not parse), a file
+            without any checkpoint (its
             first damaged line named, when it has one), too large (``MAX_FILE_BYTES``) or
             unreadable.
     """
@@ -357,6 +359,8 @@ def read(spec: str) -> Loaded:
         point = parse_line(spec)
         if point is not None:
             return Loaded([(PASTED, point)], [])
+    if spec.lstrip().startswith("{") and not _is_file(spec):  # a checkpoints file's record
+        return Loaded([(PASTED, _from_record(spec.strip()))], [])
     path = Path(spec)
     if re.fullmatch(r"[0-9]+:.*", spec.strip()) and not path.exists():
         raise MalformedInput(f"{spec!r} is not POS:HASH (a position above 0, ':' and at least "
