@@ -103,32 +103,41 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None, *,
     return session, known, other in names, other
 
 
-def _apart(ledger: Any, mine: set[str], theirs: set[str]) -> str | None:
+def _apart(ledger: Any, mine: set[str], theirs: set[str]) -> tuple[str, str] | None:
     """What shows the player of the names ``mine`` and the one of ``theirs`` are two
-    (RULES.md §1.1): ``sat in hand H together`` or ``both have book entries in session
-    S``; None when nothing does."""
+    (RULES.md §1.1): ``("hand", H)``, they sat in hand H together, or ``("session", S)``,
+    both have book entries in session S; None when nothing does."""
     if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
-        return f"sat in hand {hand} together"
+        return "hand", hand
     if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
-        return f"both have book entries in session {both}"
+        return "session", both
     return None
+
+
+def _apart_said(apart: tuple[str, str]) -> str:
+    """:func:`_apart`'s finding in words: ``sat in hand H together`` or ``both have book
+    entries in session S``."""
+    kind, where = apart
+    return (f"sat in hand {where} together" if kind == "hand"
+            else f"both have book entries in session {where}")
 
 
 def _two_players(ledger: Any, name: str, said: str, mine: set[str], theirs: set[str]
                  ) -> LedgerError | None:
     """The refusal of ``player alias`` of ``said`` (his names ``theirs``) to ``name`` (his
     names ``mine``) when they are two players (:func:`_apart`); None when nothing says so."""
-    if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
-        return LedgerError(f"{name} and {said} sat in hand {hand} together: they are two "
-                           "players, not one (no alias recorded)")
-    if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
-        return LedgerError(
-            f"{name} and {said} both have book entries in session {both}: they are two "
-            f"players, not one (no alias recorded); if they are one, retract {said}'s "
-            f"entries there and record them again as {name}'s (`handledger entry retract "
-            f"{shell_arg(both)} SEQ --reason … --by …`; `handledger history --session "
-            f"{shell_arg(both)}` lists them)")
-    return None
+    apart = _apart(ledger, mine, theirs)
+    if apart is None:
+        return None
+    refused = (f"{name} and {said} {_apart_said(apart)}: they are two players, not one (no "
+               "alias recorded)")
+    if apart[0] == "hand":
+        return LedgerError(refused)
+    both = shell_arg(apart[1])
+    return LedgerError(
+        f"{refused}; if they are one, retract {said}'s entries there and record them again "
+        f"as {name}'s (`handledger entry retract {both} SEQ --reason … --by …`; `handledger "
+        f"history --session {both}` lists them)")
 
 
 def _typo(ledger: Any, name: str, typed: str, other: str, close: list[str],
@@ -146,7 +155,7 @@ def _typo(ledger: Any, name: str, typed: str, other: str, close: list[str],
         if (apart := _apart(ledger, mine, theirs - mine)) is None:
             fits.append(meant)
         elif why is None:
-            why = f"{meant} and {typed} {apart}"
+            why = f"{meant} and {typed} {_apart_said(apart)}"
         if len(fits) == len(close):
             break
     new = (f"if {name} is a new player's name, `handledger player alias {shell_arg(name)} "
