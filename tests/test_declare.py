@@ -134,6 +134,19 @@ def test_bet_after_declare_fold_leaves_every_pot() -> None:
         "declarers play for the whole pot.")  # P3 declared low, then folded (RULES.md §3.4)
 
 
+def test_a_side_pot_beyond_the_only_low_declarers_all_in_says_he_is_not_in_it() -> None:
+    """c14 with P2 declaring high: P1 (all-in for 10) declared low, P2 and P3 high. The main
+    pot 30 splits (high P2 15, low P1 15); the side pot 40 (P2, P3) has no low declarer of
+    its own, and its line says why P1's low does not count there (RULES.md §1.6, §3)."""
+    hand = load(CASES / "c14_side_pot_per_pot.phh")
+    texts = ["p2 dcl high" if t == "p2 dcl swing" else t for t in (a.text for a in hand.actions)]
+    result = replay(hand, texts)
+    assert [p.awards for p in result.pots] == [{"P2": 15, "P1": 15}, {"P2": 40}]
+    assert ("Side pot 1: Nobody in this pot declared low (P1 declared low but is not in it), "
+            "so the high declarers play for the whole pot.") in result.lines
+    assert "Main pot: Split high/low." in result.lines
+
+
 def test_lines_explain_the_award() -> None:
     text = " ".join(replay(load(CASES / "c11_ciaf_rule_b.phh")).lines)
     assert "P1's swing fails: P2 beats P1 for low" in text

@@ -185,13 +185,22 @@ def _nobody_declared(share: Share, direction: str) -> str:
     """Why no player of the pot plays for ``direction``: nobody declared it, or those who did
     (or declared swing) mucked (RULES.md §1.5) or folded after declaring (§3.4): ``Nobody who
     declared low showed a hand (Ann mucked)``, ``Nobody who declared low or swing is still in
-    the hand (Ann mucked, P3 folded)``."""
+    the hand (Ann mucked, P3 folded)``; or those who did are all-in for less, out of this side
+    pot (§1.6): ``Nobody in this pot declared low (P1 declared low but is not in it)``."""
     def way(players: tuple[str, ...]) -> list[str]:
         return [p for p in players if share.declarations.get(p) in (direction, SWING)]
 
     mucked, folded = way(share.mucked), way(share.folded)
     if not mucked and not folded:
-        return f"Nobody declared {direction}"
+        gone = {*share.eligible, *share.mucked, *share.folded}
+        outside = way(tuple(p for p in share.declarations if p not in gone))
+        if not outside:
+            return f"Nobody declared {direction}"
+        said = " or ".join(d for d in (direction, SWING)
+                           if any(share.declarations[p] == d for p in outside))
+        verb = "is" if len(outside) == 1 else "are"
+        return (f"Nobody in this pot declared {direction} ({and_list(outside)} declared "
+                f"{said} but {verb} not in it)")
     said = f"{direction} or swing" if any(share.declarations[p] == SWING
                                           for p in [*mucked, *folded]) else direction
     gone = ", ".join(f"{and_list(names)} {verb}" for names, verb in
