@@ -81,6 +81,8 @@ def build_hand(raw: RawHand) -> PhhHand:
         raw.label = _file_hand_id(raw)
     for key in ("_hand_id", "_session", AGAIN_OF_KEY, SOURCE_KEY):  # ours: an export's
         if key in table and (not isinstance(table[key], str) or not table[key].strip()):
+            if key == SOURCE_KEY and "_hand_id" in table:  # the hand its id names
+                raw.label = table["_hand_id"]
             raise raw.error(f"{key} must be a non-empty string", key)
     if "_hand_id" in table:
         raw.label = table["_hand_id"]
