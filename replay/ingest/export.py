@@ -8,6 +8,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
+from ledger.formats.phh.base import SOURCE_KEY
 from ledger.model.carry_rules import EITHER, carry_sections
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.store.signing import binds_hand
@@ -278,12 +279,14 @@ def _phh_texts(ledger: Any, hands: Sequence[str], left_out: list[str]) -> Iterat
         MalformedInput: a hand PHH cannot hold, named or not voided.
     """
     chips: dict[str | None, Any] = {None: None}  # each session's chip, looked up once
+    keys = site_keys(ledger, hands)
     for hand, _, events in hand_streams(ledger, hands):
         session = events[0].session if events and events[0].type == "hand_started" else None
         if session not in chips:
             chips[session] = session_chip(ledger, session)
         try:
-            yield phh_text(_as_session_says(events, chips[session]), chips[session])
+            yield phh_text(_as_session_says(events, chips[session]), chips[session],
+                           source_key=keys.get(hand))
         except MalformedInput:
             if hands or not _voided(events):  # named, or its chips count: refused, saying why
                 raise
@@ -539,16 +542,34 @@ def _unwritable(e: Any, started: Any) -> str:
     return f"its {e.type.replace('_', ' ')} event has no PHH action"
 
 
-def phh_text(events: Sequence[Any], chip: Any = None) -> str:
+def phh_text(events: Sequence[Any], chip: Any = None, *, source_key: str | None = None) -> str:
     """The hand as PHH (FORMATS.md §1), corrections applied, with its ledger id and session in
     our ``_hand_id`` / ``_session`` keys: importing the text again adds nothing. ``chip``: as
-    for :func:`phh_parts`."""
+    for :func:`phh_parts`. ``source_key``: the key the hand's site file gave it
+    (:func:`site_keys`), written as our ``_source_key`` (unless its start keeps one already,
+    read from an earlier such export), by which a ledger holding the hand under another id
+    knows it (:mod:`replay.ingest.carried_source`)."""
     from ledger.formats.phh.read import write_phh
 
     started, forced, actions, payouts = phh_parts(events, chip)
     keep = {"_hand_id": started.hand} | ({"_session": started.session} if started.session
                                           else {})
+    if source_key is not None and SOURCE_KEY not in started.source:
+        keep[SOURCE_KEY] = source_key
     return write_phh(started, forced, actions, payouts, extra=keep)
+
+
+def site_keys(ledger: Any, hands: Sequence[str] = ()) -> dict[str, str]:
+    """``{hand id: source key}`` of the hands (all, or ``hands``) whose key a site's file gave
+    them (``pokernow:…``, ``pokerstars:…``): what JSON lines carry
+    (:func:`ledger.formats.jsonl.carried_key`) but a PHH hand's key, the digest of its own
+    text, which a PHH export's text does not keep. One query."""
+    named = " AND hand_id IN (SELECT UNNEST(?))" if hands else ""
+    rows = ledger.query(
+        "SELECT hand_id, source_key FROM events WHERE seq = 1 AND hand_id IS NOT NULL"
+        " AND contains(source_key, ':') AND NOT starts_with(source_key, 'jsonl:')" + named,
+        [list(hands)] if hands else [])
+    return dict(rows)
 
 
 def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:

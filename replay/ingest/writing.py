@@ -27,6 +27,7 @@ from ledger.model.batch import Batch
 from ledger.model.errors import FileNotText, LedgerError, RepeatedHand, StoredFinding
 from replay import carry
 from replay.ingest import completing
+from replay.ingest.carried_source import drop_carried_keys
 from replay.ingest.file_order import in_file_order, positions_of
 from replay.ingest.known_hands import (
     CONTENT_ID,
@@ -143,16 +144,22 @@ class FileWriter:
                                                                  carried=self.in_order))
         clashes.extend(edited)
         self.dealt.update(dealt)
+        batches, edited, carried, elsewhere = drop_carried_keys(
+            self.ledger, batches, upto=self.stored,
+            compare=partial(deal_difference, self.ledger, carried=self.in_order))
+        clashes.extend(edited)
+        outside += elsewhere
         self.errors.extend(errors)
         self.unit_errors.extend(unit_errors)
         self.clashes.extend(clashes)
         self.kept.update(b.hand_id for b in batches if b.is_hand)
-        self.in_play.update(known_in_play(self.ledger, batches, errors, dealt))
+        self.in_play.update(known_in_play(self.ledger, batches, errors, dealt | carried))
         self.good += sum(1 for b in batches if b.is_hand and b.events)
         # hands the ledger holds already: known, even in a file refused whole
         part.known += sum(1 for b in batches if b.is_hand and b.events is None)
         self.known.update(b.hand_id for b in batches
                           if b.is_hand and b.events is None and b.hand_id is not None)
+        self.known.update(carried.values())  # a copy known by its key: the stored hand
         if self.refusing:
             return
         # a copy known by its deal is other content (its finishing_stacks, say): its findings

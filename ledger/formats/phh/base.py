@@ -35,6 +35,11 @@ RESERVED_SOURCE_KEYS = ("file", "section", "line", "source_key")
 #: (FORMATS.md §1: a key that starts with ``_`` is a user extension); the reader stores it as
 #: that ``source`` key and the writer writes that ``source`` key as it.
 AGAIN_OF_KEY = "_again_of"
+#: The PHH key of a hand exported from a ledger that read it from a site's file: the source
+#: key that file gave it there (``pokernow:…``), by which a ledger holding the hand under
+#: another id (a PokerNow hand's id names its session) knows it. Ours, so it starts with
+#: ``_``; the reader keeps it in ``source`` under this name and the writer writes it back.
+SOURCE_KEY = "_source_key"
 BLIND_KINDS = ("small_blind", "big_blind", "straddle", "posted_blind")
 
 

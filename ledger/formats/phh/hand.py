@@ -12,6 +12,7 @@ from ledger.formats.bring_in import bring_in_fault
 from ledger.formats.phh.base import (
     AGAIN_OF_KEY,
     RESERVED_SOURCE_KEYS,
+    SOURCE_KEY,
     PhhAction,
     PhhHand,
     forced_bets,
@@ -64,7 +65,10 @@ def build_hand(raw: RawHand) -> PhhHand:
     section (``source.file``, ``source.section``): a hand of another content at the place of
     a stored one is that hand edited, which the import refuses
     (:func:`replay.ingest.writing.FileWriter.add`; FORMATS.md §1), and by its deal anywhere
-    (:mod:`replay.ingest.samedeal`). Its ``currency`` is stored as its ISO 4217 code.
+    (:mod:`replay.ingest.samedeal`). A ``_source_key`` (a ledger's export of a hand a site's
+    file gave it) is kept in ``source`` as it is: a ledger holding the hand under another id
+    knows it by that key (:mod:`replay.ingest.carried_source`). Its ``currency`` is stored
+    as its ISO 4217 code.
 
     Raises:
         MalformedInput: a bad field, naming the file, the key's line, the hand when known;
@@ -75,8 +79,10 @@ def build_hand(raw: RawHand) -> PhhHand:
     table = raw.table
     if "hand" in table:
         raw.label = _file_hand_id(raw)
-    for key in ("_hand_id", "_session", AGAIN_OF_KEY):  # ours: what an export keeps of it
+    for key in ("_hand_id", "_session", AGAIN_OF_KEY, SOURCE_KEY):  # ours: an export's
         if key in table and (not isinstance(table[key], str) or not table[key].strip()):
+            if key == SOURCE_KEY and "_hand_id" in table:  # the hand its id names
+                raw.label = table["_hand_id"]
             raise raw.error(f"{key} must be a non-empty string", key)
     if "_hand_id" in table:
         raw.label = table["_hand_id"]
