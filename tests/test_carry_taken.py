@@ -529,7 +529,7 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
         "§3.8, §7.1), but the session closed with no hand that took them: carried chips owed by "
         "nobody (`handledger settle --session sat` names the ways) (-4) [session sat, hand h1; "
         "expected 4, actual 0]",
-        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (chip_conservation 1)"])
+        "audit: 1 discrepancy (chip_conservation 1); 1 hand(s) in 1 session(s) checked"])
     code, out, err = user("--db", other, "settle")
     assert (code, out, err.strip()) == (2, "", (
         f"error: cannot settle: {LEFT}: the players' nets sum to -4 chips, owed by nobody: the "
