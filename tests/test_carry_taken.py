@@ -498,6 +498,11 @@ def test_standings_note_stays_when_other_chips_offset_the_carried_ones(  # noqa:
         "Bob                -2            5            3",
         "Ann                -2           -1           -3",
         "(sum)              -4            4            0",
+        "note: `total` adds the plain chips of hands of no session to those of session sat, "
+        "though none of them records what a chip is worth: the ledger cannot tell whether "
+        "they are worth the same (a tournament's chips are no cash game's), so read their "
+        "columns apart, or give each session's chip its worth (`handledger session set S "
+        "--chip-value V --currency C`)",
         "note: the players' nets sum to 0 chips, but the books do not balance: 4 chips of "
         "them carried to the session's next hand (RULES.md §3.8, §7.1), counted once "
         "the hand that takes them ends; `handledger state HAND` names them; the rest, +4 "

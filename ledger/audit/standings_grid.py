@@ -85,6 +85,18 @@ class Standings:
         return [sum(v for s, v in zip(self.sessions, sums, strict=True)
                     if self.column_unit(s) == i) for i in range(len(self.units))]
 
+    def plain_beside_loose(self) -> list[str]:
+        """The sessions whose plain chips (no chip value, no currency: ``(1, 0, None)``) a
+        total adds to the plain chips of hands of no session, in ``units``' order: neither
+        records what a chip is worth, so the ledger cannot tell whether they are worth the
+        same (a tournament's chips beside a home game's; docs/BOOKS.md "Plain chips have no
+        money to show"); [] when no total adds such chips (in money: ``units`` is empty)."""
+        for u in self.units:
+            plain = (u["chip_value_minor"], u["decimals"], u["currency"]) == (1, 0, None)
+            if plain and None in u["sessions"]:
+                return [s for s in u["sessions"] if s is not None]
+        return []
+
     @property
     def mixed(self) -> bool:
         """Whether the sessions count chips of different values (no one total in chips)."""
