@@ -341,11 +341,12 @@ def standings_text(grid: Any) -> str:
     name no player counted in it, on a row of their own above it (``(seat labels)``: not a
     player, :mod:`ledger.audit.seat_labels`). When the sessions count
     chips of different values, a total column per chip unit (``total 0.25 USD``) and a note
-    saying why (``grid``: :class:`ledger.audit.standings_grid.Standings`); the rake the
-    table took and why a sum is not zero, as ``balances`` says it (:func:`grid_sum_notes`); a
-    note for chips
-    carried to a session's next hand that no ended hand holds yet, which the sum row lacks,
-    giving the sum row's own figure and what makes it up (:func:`carried_sum_lines`)."""
+    saying why (``grid``: :class:`ledger.audit.standings_grid.Standings`), and one when a total
+    adds plain chips of hands of no session to a session's (:func:`plain_total_note`); the rake
+    the table took and why a sum is not zero, as ``balances`` says it (:func:`grid_sum_notes`);
+    a note for chips carried to a session's next hand that no ended hand holds yet, which the
+    sum row lacks, giving the sum row's own figure and what makes it up
+    (:func:`carried_sum_lines`)."""
     from ledger.audit.money_units import chip_unit_text
 
     decimals, currency = grid.unit
@@ -383,10 +384,28 @@ def standings_text(grid: Any) -> str:
     lines.extend(grid_sum_notes(grid))
     if grid.mixed:
         lines.append(chip_units_note(grid.units, "total", "standings"))
+    lines.extend(plain_total_note(grid.plain_beside_loose(),
+                                  "total chips" if grid.mixed else "total"))
     lines.extend(seat_label_note(grid.seat_labels, summed="row"))
     lines.extend(in_progress_lines(grid.in_progress))
     lines.extend(carried_sum_lines(grid))
     return "\n".join(lines)
+
+
+def plain_total_note(sessions: list[str], column: str) -> list[str]:
+    """The note under the standings when ``column`` (its total of plain chips) adds the plain
+    chips of hands of no session to those of ``sessions`` (named in order;
+    :meth:`ledger.audit.standings_grid.Standings.plain_beside_loose`): neither records what a
+    chip is worth, so the ledger cannot tell whether they are worth the same; [] when there
+    are none."""
+    if not sessions:
+        return []
+    return [f"note: `{column}` adds the plain chips of hands of no session to those of "
+            f"session{'s' if len(sessions) > 1 else ''} {', '.join(sessions)}, though none "
+            "of them records what a chip is worth: the ledger cannot tell whether they are "
+            "worth the same (a tournament's chips are no cash game's), so read their columns "
+            "apart, or give each session's chip its worth (`handledger session set S "
+            "--chip-value V --currency C`)"]
 
 
 def grid_sum_notes(grid: Any) -> list[str]:

@@ -100,7 +100,10 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
                    'of no session in chips of different values: a "sessions" entry each with '
                    'its "unit" and "unit_index", a net under "" a list in the order of '
                    '"units", "unit_index" its place in it), and '
-                   '"in_progress" as balances --json when a hand is still open; with --money '
+                   '"in_progress" as balances --json when a hand is still open, "rake" and '
+                   '"unbalanced" as balances --json when the table took a rake or a sum row '
+                   'is not 0 ("unbalanced" also "closed", the closed sessions holding chips '
+                   'carried, with "carried"); with --money '
                    'the nets in integer minor units of "currency" with "decimals" places, and '
                    '"units" [], the money adding up in one unit')
 @click.pass_obj

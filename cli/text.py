@@ -22,8 +22,10 @@ EXPORT_SCOPE = " in the exported events, their hash chain proven row by row"
 
 def audit_text(report: Any, found: list[Any], session: str | None = None, *,
                clean_scope: str = CLEAN_SCOPE) -> str:
-    """One line per finding, a line naming the incomplete hands, and a summary line, which
-    for a clean audit says what it checked and did not (``clean_scope``: by default
+    """One line per finding, a line naming the incomplete hands, and a summary line: what was
+    found, by kind, then what was checked (``audit: 2 discrepancies (payout 1,
+    session_balance 1); 3 hand(s) in 1 session(s) checked``: a finding may be a hand's or a
+    session's); for a clean audit what it checked and did not (``clean_scope``: by default
     :data:`CLEAN_SCOPE`; :data:`EXPORT_SCOPE` for an exported dataset) (``report``:
     :class:`ledger.audit.tables.AuditReport`)."""
     lines = [f"{d.kind}: {d.message}" + _where(d, _chip(report, d)) for d in found]
@@ -42,8 +44,9 @@ def audit_text(report: Any, found: list[Any], session: str | None = None, *,
         for d in found:
             counts[d.kind] = counts.get(d.kind, 0) + 1
         kinds = ", ".join(f"{k} {n}" for k, n in counts.items())
-        lines.append(f"audit: {len(found)} discrepanc{'y' if len(found) == 1 else 'ies'} in "
-                     f"{scope} ({kinds})")
+        # what was found, then what was checked: a finding may be a session's, not a hand's
+        lines.append(f"audit: {len(found)} discrepanc{'y' if len(found) == 1 else 'ies'} "
+                     f"({kinds}); {scope} checked")
     return "\n".join(lines)
 
 

@@ -274,9 +274,9 @@ def test_unsettled_names_a_closed_session_nobody_paid_only_when_asked(run) -> No
         "unsettled: session s: payments come to 0.00 USD for Ann but Ann's net calls for "
         "-1.00 USD (+1.00 USD): Ann must still pay Bob 1.00 USD [session s, player Ann; "
         "expected -100, actual 0]",
-        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (unsettled 1)"])
+        "audit: 1 discrepancy (unsettled 1); 1 hand(s) in 1 session(s) checked"])
     assert run("pay", "s", "Ann", "Bob", "0.50").exit_code == 0
     rest = run("audit")
     assert (rest.exit_code, rest.output.splitlines()[-1]) == (
-        1, "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (settlement 1)")
+        1, "audit: 1 discrepancy (settlement 1); 1 hand(s) in 1 session(s) checked")
     assert "Ann must still pay Bob 0.50 USD" in rest.output

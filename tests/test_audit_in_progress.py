@@ -46,7 +46,7 @@ def test_payouts_of_a_hand_in_progress_count_once_it_ends(run) -> None:  # noqa:
     assert out.output.splitlines() == [
         "in_progress: hand q1 is in progress (not ended): 200 chips in the pot so far, checked "
         "once it ends (`handledger act q1 end`) or is voided [hand q1]",
-        "audit: 1 discrepancy in 1 hand(s) in 0 session(s) (in_progress 1)"]
+        "audit: 1 discrepancy (in_progress 1); 1 hand(s) in 0 session(s) checked"]
     assert _kinds(run, "SELECT kind, hand_id, player FROM audit_discrepancies") == [
         ["in_progress", "q1", None]]
     assert _kinds(run, "SELECT count(*) AS n FROM discrepancies") == [[0]]
@@ -76,7 +76,7 @@ def test_payouts_of_a_hand_in_progress_count_once_it_ends(run) -> None:  # noqa:
         "expected 0, actual 200]",
         "payout: hand q1: Ann was paid 0, the rules give 200 (-200) [hand q1, player Ann; "
         "expected 200, actual 0]",
-        "audit: 2 discrepancies in 1 hand(s) in 0 session(s) (payout 2)"]
+        "audit: 2 discrepancies (payout 2); 1 hand(s) in 0 session(s) checked"]
     assert _kinds(run, "SELECT kind, player, expected, actual FROM audit_discrepancies") == [
         ["payout", "Bob", 0, 200], ["payout", "Ann", 200, 0]]
     out = run("replay", "--hand", "q1")

@@ -113,6 +113,11 @@ def test_nets_that_do_not_sum_to_zero_get_a_note_per_chip_unit(
     money = json.loads(run(db, "balances", "--money", "--json").output)
     assert money["unbalanced"] == [
         {"chip_value_minor": None, "decimals": 2, "currency": "USD", "net_sum": -10}]
+    grid = json.loads(run(db, "standings", "--json").output)  # as balances --json gives it
+    assert (grid["unbalanced"], "rake" in grid) == ([
+        {"chip_value_minor": 1, "decimals": 2, "currency": "USD", "net_sum": -10}], False)
+    assert json.loads(run(db, "standings", "--money", "--json").output)["unbalanced"] == [
+        {"chip_value_minor": None, "decimals": 2, "currency": "USD", "net_sum": -10}]
     assert run(db, "balances", "--money").output.splitlines()[-1] == (
         "note: the players' nets sum to -0.10 USD, not 0: chips the table kept or paid to "
         "nobody (a rake, a hand paid short) or paid beyond the pot; `handledger "

@@ -170,7 +170,7 @@ def test_the_buy_in_recorded_lets_settle_say_and_pay_follow(fri: Path, tmp_path:
         "session_balance: session fri: Ann cashed out 400 chips but the hands leave Ann 600 "
         "(-200) [session fri, player Ann; expected 600, actual 400; amounts in chips of "
         "0.25 USD]",
-        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (session_balance 1)"]
+        "audit: 1 discrepancy (session_balance 1); 1 hand(s) in 1 session(s) checked"]
 
 
 def test_a_buy_in_naming_a_player_close_to_one_of_the_books_warns(tmp_path: Path) -> None:

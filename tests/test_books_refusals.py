@@ -352,7 +352,7 @@ def test_audit_names_the_cash_out_of_a_player_seated_again(tmp_path: Path) -> No
         "bought nothing since (`handledger entry retract s 5 --reason … --by …` if the "
         "cash-out was wrong, or record a buy-in: `handledger buyin s Cy CHIPS`): expected 0 "
         "(+100) [session s, hand k1, player Cy; expected 0, actual 100]",
-        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (stack_continuity 1)"]
+        "audit: 1 discrepancy (stack_continuity 1); 1 hand(s) in 1 session(s) checked"]
     # Dan buys in (entry 6), cashes out all 100 (entry 7) and buys 40 (entry 8): a seat of
     # 100 is 60 above his books, the cash-out and the buy-in since named
     for args in (("buyin", "s", "Dan", "100"), ("cashout", "s", "Dan", "100"),
@@ -367,8 +367,8 @@ def test_audit_names_the_cash_out_of_a_player_seated_again(tmp_path: Path) -> No
         "stack_continuity: hand k2: Dan starts with 100 but Dan cashed out 100 (entry 7) and "
         "bought 40 since: expected 40 (+60) [session s, hand k2, player Dan; expected 40, "
         "actual 100]",
-        "audit: 3 discrepancies in 2 hand(s) in 1 session(s) (stack_continuity 2, "
-        "in_progress 1)"]
+        "audit: 3 discrepancies (stack_continuity 2, in_progress 1); "
+        "2 hand(s) in 1 session(s) checked"]
     assert lines[1].startswith("in_progress: hand k2 ")
 
 
@@ -688,7 +688,7 @@ def test_hand_start_follows_the_hand_started_last_not_the_one_corrected_last(
     assert (result.exit_code, result.stdout, result.stderr) == (0, "a3\n", "")
     audit = run(db, "audit", "--session", "s")  # a3 in progress is its one finding
     assert audit.stdout.splitlines()[-1] == (
-        "audit: 1 discrepancy in 3 hand(s) in 1 session(s) (in_progress 1)")
+        "audit: 1 discrepancy (in_progress 1); 3 hand(s) in 1 session(s) checked")
     # one stack off a2's: the warning names a2, the hand he left with 100
     assert run(db, "void", "a3", "--reason", "test", "--by", "h").exit_code == 0
     result = run(db, "hand", "start", "--hand", "a4", *common, "--seats", "Ann:100,Bob:110",

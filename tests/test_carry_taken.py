@@ -498,6 +498,11 @@ def test_standings_note_stays_when_other_chips_offset_the_carried_ones(  # noqa:
         "Bob                -2            5            3",
         "Ann                -2           -1           -3",
         "(sum)              -4            4            0",
+        "note: `total` adds the plain chips of hands of no session to those of session sat, "
+        "though none of them records what a chip is worth: the ledger cannot tell whether "
+        "they are worth the same (a tournament's chips are no cash game's), so read their "
+        "columns apart, or give each session's chip its worth (`handledger session set S "
+        "--chip-value V --currency C`)",
         "note: the players' nets sum to 0 chips, but the books do not balance: 4 chips of "
         "them carried to the session's next hand (RULES.md §3.8, §7.1), counted once "
         "the hand that takes them ends; `handledger state HAND` names them; the rest, +4 "
@@ -529,7 +534,7 @@ def test_a_session_closed_with_chips_carried_to_no_hand_is_a_finding(  # noqa: A
         "§3.8, §7.1), but the session closed with no hand that took them: carried chips owed by "
         "nobody (`handledger settle --session sat` names the ways) (-4) [session sat, hand h1; "
         "expected 4, actual 0]",
-        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (chip_conservation 1)"])
+        "audit: 1 discrepancy (chip_conservation 1); 1 hand(s) in 1 session(s) checked"])
     code, out, err = user("--db", other, "settle")
     assert (code, out, err.strip()) == (2, "", (
         f"error: cannot settle: {LEFT}: the players' nets sum to -4 chips, owed by nobody: the "

@@ -453,7 +453,7 @@ def test_a_payout_corrected_in_a_settled_session_is_owed_not_a_cash_out_wrong(us
         "settlement: session fri1: payments come to 12.50 USD for Cy but Cy's net calls for "
         "-12.50 USD (+25.00 USD): Cy must still pay Ann 25.00 USD [session fri1, player Cy; "
         "expected -1250, actual 1250; amounts in 0.01 USD]\n"
-        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (settlement 1)\n"), note + "\n")
+        "audit: 1 discrepancy (settlement 1); 1 hand(s) in 1 session(s) checked\n"), note + "\n")
     assert user("settle", "--session", "fri1") == (
         0, "Cy pays Ann 25.00 USD\n1 transfer(s) settle 2 player(s) (12.50 USD paid already)\n",
         note + "\n")

@@ -505,7 +505,8 @@ def test_dask_replay_names_the_unit_of_a_sites_findings_as_audit_does(tmp_path: 
         f"site_summary: hand {hand}: the site's summary disagrees with its own lines: collected "
         f"460 + rake 20 = 480, the total pot is 490 (+10) [hand {hand}; expected 480, actual "
         "490; amounts in chips of 0.01 USD]",
-        "audit: 3 discrepancies in 1 hand(s) in 0 session(s) (payout 1, rake 1, site_summary 1)"]
+        "audit: 3 discrepancies (payout 1, rake 1, site_summary 1); 1 hand(s) in 0 session(s) "
+        "checked"]
     audit = run("audit")
     assert (audit.exit_code, audit.output.splitlines()) == (1, findings)
     assert run("export", "--format", "parquet", str(tmp_path / "pq")).exit_code == 0

@@ -79,8 +79,8 @@ def test_into_a_session_of_another_chip_value_converted_exactly_or_refused(
     assert hand["net"] == {"Heidi": 50, "Alice": -85, "Grace": -10, "Bob": -10, "Carol": 55}
     assert hand["discrepancies"] == []
     code, out, _ = user("--db", nickel, "audit")  # PHH holds no buy-ins: the stacks only
-    assert (code, out.splitlines()[-1]) == (1, "audit: 8 discrepancies in 30 hand(s) in 1 "
-                                               "session(s) (stack_continuity 8)")
+    assert (code, out.splitlines()[-1]) == (1, "audit: 8 discrepancies (stack_continuity 8); "
+                                               "30 hand(s) in 1 session(s) checked")
     dime = str(tmp_path / "dime.duckdb")
     assert user("--db", dime, "session", "open", "s03", "--chip-value", "0.10",
                 "--currency", "USD")[0] == 0

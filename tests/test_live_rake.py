@@ -650,6 +650,13 @@ def test_standings_and_report_say_the_sum_row_is_the_rake(run, db: str, raked: P
         "Bob              -150         -150",
         "(sum)             -10          -10", *rake])
     assert run("balances").output.splitlines()[-2:] == rake
+    grid = json.loads(run("standings", "--json").output)  # the same facts, balances' keys
+    assert grid["rake"] == [{"session": "s", "chips": 10, "hands": 1,
+                             "chip_value_minor": 1, "decimals": 0, "currency": None}]
+    assert grid["unbalanced"] == [
+        {"chip_value_minor": 1, "decimals": 0, "currency": None, "net_sum": -10}]
+    books = json.loads(run("balances", "--json").output)
+    assert (grid["rake"], grid["unbalanced"]) == (books["rake"], books["unbalanced"])
     site = tmp_path / "site"
     assert run("report", str(site)).exit_code == 0
     index = (site / "index.html").read_text(encoding="utf-8")

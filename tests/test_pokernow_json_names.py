@@ -220,8 +220,8 @@ def test_stack_continuity_names_a_player_as_every_finding_does(tmp_path: Path) -
         "expected 96, actual 106]\n"
         f"session_balance: {balance} [session {session}, player {ann_b}; expected 106, "
         "actual 50]\n"
-        "audit: 2 discrepancies in 4 hand(s) in 1 session(s) (stack_continuity 1, "
-        "session_balance 1)\n"), "")
+        "audit: 2 discrepancies (stack_continuity 1, session_balance 1); "
+        "4 hand(s) in 1 session(s) checked\n"), "")
     assert _json(db, "audit", "--json") == (1, {"discrepancies": [
         {"kind": "stack_continuity", "session": session, "hand": hand4,
          "player": "BfS83Cedu3", "name": ann_b, "expected": 96, "actual": 106,

@@ -48,7 +48,7 @@ def test_a_tie_raked_and_paid_to_one_keeps_its_rake(run, db: str) -> None:  # no
         "payout: hand r1: Ann was paid 0, the rules give 9 (-9) [session s, hand r1, player "
         "Ann; expected 9, actual 0]",
         f"rake: {RAKE} [session s, hand r1; expected 20, actual 18]",
-        "audit: 3 discrepancies in 1 hand(s) in 1 session(s) (payout 2, rake 1)"]
+        "audit: 3 discrepancies (payout 2, rake 1); 1 hand(s) in 1 session(s) checked"]
     body = json.loads(run("balances", "--json").output)
     assert {p["player"]: p["net"] for p in body["players"]} == {"Ann": -10, "Bob": 8}
     assert body["rake"] == [{"session": "s", "chips": 2, "hands": 1,

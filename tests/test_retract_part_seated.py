@@ -164,8 +164,8 @@ def test_a_buy_in_typed_after_a_pokernow_sessions_hands_is_retracted(tmp_path: P
     db = tmp_path / "t.duckdb"
     assert run(db, "import", str(RIT), "--session", "w4").exit_code == 0
     before = run(db, "audit", "--session", "w4").output
-    assert before.endswith("audit: 11 discrepancies in 3 hand(s) in 1 session(s) "
-                           "(stack_continuity 11)\n")
+    assert before.endswith("audit: 11 discrepancies (stack_continuity 11); "
+                           "3 hand(s) in 1 session(s) checked\n")
     assert run(db, "buyin", "w4", "Ntunn", "1536").stdout == (
         "w4: Ntunn buy-in 1536 chips (entry 8)\n")
     assert "Ntunn has no buy-in before it (1536 bought in the session is recorded after it" \

@@ -108,7 +108,7 @@ def test_session_close_notes_the_audit_findings_it_closes_with(user, db: str) ->
                    "fri` lists them)\n")
     code, out, _ = user("audit", "--session", "fri")
     assert code == 1 and out.splitlines()[-1] == (
-        "audit: 2 discrepancies in 1 hand(s) in 1 session(s) (session_balance 2)")
+        "audit: 2 discrepancies (session_balance 2); 1 hand(s) in 1 session(s) checked")
     assert user("session", "list")[1].startswith("fri  2026-11-27  1 hand(s)  2 buy-in(s)  closed")
 
 

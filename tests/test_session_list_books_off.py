@@ -54,7 +54,7 @@ def test_a_closed_session_with_a_hand_paid_wrong_is_never_said_clean(user) -> No
         "finding(s) (payout 2: `handledger audit --session fri`)\n"), "")
     code, out, _ = user("audit", "--session", "fri")
     assert code == 1 and out.splitlines()[-1] == (
-        "audit: 2 discrepancies in 1 hand(s) in 1 session(s) (payout 2)")
+        "audit: 2 discrepancies (payout 2); 1 hand(s) in 1 session(s) checked")
 
 
 def test_session_list_counts_what_audit_of_the_session_counts(user) -> None:  # noqa: ANN001
@@ -69,4 +69,4 @@ def test_session_list_counts_what_audit_of_the_session_counts(user) -> None:  # 
         "finding(s) (payout 2, session_balance 2: `handledger audit --session fri`)\n"), "")
     code, out, _ = user("audit", "--session", "fri")
     assert code == 1 and out.splitlines()[-1] == (
-        "audit: 4 discrepancies in 1 hand(s) in 1 session(s) (payout 2, session_balance 2)")
+        "audit: 4 discrepancies (payout 2, session_balance 2); 1 hand(s) in 1 session(s) checked")

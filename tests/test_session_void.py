@@ -594,7 +594,7 @@ def test_undo_of_the_later_void_of_a_pair_warns_its_start_is_not_followed(user, 
         "\"event\" of `handledger export a2`'s first line with Bob 100, Ann 100"]
     assert user("undo", "a1", "--by", "host")[0] == 0
     assert user("audit")[1].splitlines()[-1] == (
-        "audit: 1 discrepancy in 3 hand(s) in 1 session(s) (in_progress 1)")
+        "audit: 1 discrepancy (in_progress 1); 3 hand(s) in 1 session(s) checked")
 
 
 def test_void_of_hands_of_a_session_and_of_none_appends_the_latest_first(user, fri) -> None:  # noqa: ANN001

@@ -134,7 +134,7 @@ def test_run_prints_the_signatures_and_the_checkpoints(run, db: str, books: Path
     assert audited[1:] == [
         f"signature: the correction at seq 27 signed as 'floor': {ALTERED}; {APPLIED} "
         "[hand dispute-1]",
-        "audit: 2 discrepancies in 1 hand(s) in 0 session(s) (payout 1, signature 1)"]
+        "audit: 2 discrepancies (payout 1, signature 1); 1 hand(s) in 0 session(s) checked"]
     # without its checkpoints file, run goes on and names the failing signature as the audit
     shutil.move(f"{db}.checkpoints", tmp_path / "kept.checkpoints")
     lines = run("run", str(empty)).output.splitlines()

@@ -51,8 +51,8 @@ def test_a_total_pot_edited_is_named_twice(user, tmp_path: Path, text: str) -> N
         _summary(None, 490, 499, "collected 470 + rake 20 = 490, the total pot is 499 (+9)"),
     ])
     code, out, _ = user("audit")
-    assert out.splitlines()[-1] == ("audit: 2 discrepancies in 1 hand(s) in 0 session(s) "
-                                    "(site_summary 2)")
+    assert out.splitlines()[-1] == ("audit: 2 discrepancies (site_summary 2); "
+                                    "1 hand(s) in 0 session(s) checked")
 
 
 def test_a_players_summary_amount_edited_names_him(user, tmp_path: Path, text: str) -> None:  # noqa: ANN001

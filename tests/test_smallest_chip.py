@@ -139,8 +139,8 @@ def test_a_quarter_hand_in_a_nickel_session_is_paid_as_the_table_paid_it(
     assert hand["discrepancies"] == []
     code, out, _ = user("audit")
     assert "payout" not in out and code == 1  # the books hold no buy-ins: stacks only
-    assert out.splitlines()[-1] == ("audit: 3 discrepancies in 1 hand(s) in 1 session(s) "
-                                    "(stack_continuity 3)")
+    assert out.splitlines()[-1] == ("audit: 3 discrepancies (stack_continuity 3); "
+                                    "1 hand(s) in 1 session(s) checked")
     started = json.loads(stored(user, "q1")[0])
     assert started["unit"] == {"currency": "USD", "decimals": 0, "minor_per_chip": 5}
     assert started["options"]["split"]["smallest_chip"] == 5

@@ -102,3 +102,53 @@ def test_chips_in_two_currencies_say_money_does_not_add_up(
     assert refused.exit_code == 2
     assert refused.output.strip().startswith(
         "error: the sessions use different currencies or decimals")
+
+
+HOME = [  # plain chips (no chip value): Bob raises, Ann folds her big blind (Ann -2, Bob +2)
+    ("session", "open", "home", "--date", "2026-11-28"),
+    ("buyin", "home", "Ann", "200"), ("buyin", "home", "Bob", "200"),
+    ("hand", "start", "--session", "home", "--hand", "h1", "--game", "NT", "--stakes", "1/2",
+     "--seats", "Ann:200,Bob:200", "--button", "Bob"),
+    *[("act", "h1", a) for a in ("d dh Ann AsKs", "d dh Bob QhQd", "Bob cbr 100", "Ann f",
+                                 "end")],
+]
+
+
+def test_plain_chips_of_no_session_beside_a_sessions_are_totalled_with_a_note(
+        tmp_path: Path) -> None:
+    """A session of plain chips (home: Ann -2, Bob +2) and a PHH hand of no session in plain
+    chips (straddle-allin.phh: Kim 93 - 30 = +63, Lou 180 - 90 - 60 = +30, Nia -1, Oto -2,
+    Max -90): one chip unit, so one total, but nothing records that a chip of one is worth a
+    chip of the other, and the note under the table says so; a session alone reads as
+    before."""
+    db = tmp_path / "t.duckdb"
+    build(db, *HOME)
+    alone = run(db, "standings").output.splitlines()
+    assert alone == ["player           home        total",
+                     "Bob                 2            2",
+                     "Ann                -2           -2",
+                     "(sum)               0            0"]
+    hand = Path(__file__).resolve().parent.parent / "data" / "hands" / "straddle-allin.phh"
+    build(db, ("import", str(hand)))
+    out = run(db, "standings")
+    assert (out.exit_code, out.output.splitlines()) == (0, [
+        "player           home (no session)        total",
+        "Kim                             63           63",
+        "Lou                             30           30",
+        "Bob                 2                         2",
+        "Nia                             -1           -1",
+        "Ann                -2                        -2",
+        "Oto                             -2           -2",
+        "Max                            -90          -90",
+        "(sum)               0            0            0",
+        "note: `total` adds the plain chips of hands of no session to those of session home, "
+        "though none of them records what a chip is worth: the ledger cannot tell whether "
+        "they are worth the same (a tournament's chips are no cash game's), so read their "
+        "columns apart, or give each session's chip its worth (`handledger session set S "
+        "--chip-value V --currency C`)"])
+    build(db, *PENNY)  # chips of 0.01 USD beside: a total per value, the plain one named
+    lines = run(db, "standings").output.splitlines()
+    assert lines[0] == ("player           home (no session)      penny  total chips "
+                        "total 0.01 USD")
+    assert lines[-1].startswith("note: `total chips` adds the plain chips of hands of no "
+                                "session to those of session home, though none of them")

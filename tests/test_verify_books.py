@@ -224,8 +224,8 @@ def test_a_forged_signed_correction_of_the_night_fails_verify_and_audit(
         "correction: one of them is not as signed); the books replayed from the events "
         "apply it as stored (tables saved before its row was edited in place show it as it "
         "was: `handledger verify`) [session fri, hand f1]",
-        "audit: 3 discrepancies in 1 hand(s) in 1 session(s) (payout 1, session_balance 1, "
-        "signature 1)"]
+        "audit: 3 discrepancies (payout 1, session_balance 1, signature 1); "
+        "1 hand(s) in 1 session(s) checked"]
     edit_payload(db, 12, '"to":8', '"to":"x"')  # a row before it no reader takes
     assert run("verify").output.splitlines()[1] == (
         "signature FAILS: hand f1 seq 18 (a correction signed as 'floor', position 26): the "

@@ -164,7 +164,7 @@ def test_a_void_of_a_finished_hand_the_next_hand_followed_warns(  # noqa: ANN001
         "played (the chips at the table are facts)"]
     code, out, err = user("audit")  # h2 in play: that alone, no stack continuity
     assert (code, out.splitlines()[-1], err) == (
-        1, "audit: 1 discrepancy in 2 hand(s) in 1 session(s) (in_progress 1)",
+        1, "audit: 1 discrepancy (in_progress 1); 2 hand(s) in 1 session(s) checked",
         "note: hand h1 voided after hand h2 was dealt (seq 8, by Dan: void: meant h2): Bob "
         "+1, Ann -1 chips owed in settle\n")
 
@@ -243,4 +243,4 @@ def test_an_imported_void_before_the_next_hand_passes_the_chips_to_it(  # noqa: 
     assert code == 0, err
     assert "Main pot: 7 (Bob, Ann)" in user("--db", other, "state", "h3")[1]
     audit = user("--db", other, "audit")[1]
-    assert "audit: 1 discrepancy in 3 hand(s) in 1 session(s) (in_progress 1)" in audit
+    assert "audit: 1 discrepancy (in_progress 1); 3 hand(s) in 1 session(s) checked" in audit

@@ -85,6 +85,18 @@ class Standings:
         return [sum(v for s, v in zip(self.sessions, sums, strict=True)
                     if self.column_unit(s) == i) for i in range(len(self.units))]
 
+    def plain_beside_loose(self) -> list[str]:
+        """The sessions whose plain chips (no chip value, no currency: ``(1, 0, None)``) a
+        total adds to the plain chips of hands of no session, in ``units``' order: neither
+        records what a chip is worth, so the ledger cannot tell whether they are worth the
+        same (a tournament's chips beside a home game's; docs/BOOKS.md "Plain chips have no
+        money to show"); [] when no total adds such chips (in money: ``units`` is empty)."""
+        for u in self.units:
+            plain = (u["chip_value_minor"], u["decimals"], u["currency"]) == (1, 0, None)
+            if plain and None in u["sessions"]:
+                return [s for s in u["sessions"] if s is not None]
+        return []
+
     @property
     def mixed(self) -> bool:
         """Whether the sessions count chips of different values (no one total in chips)."""
@@ -127,7 +139,10 @@ class Standings:
         no session count chips of different values, a list of their nets in the order of
         ``units``, null for a unit he has none in; ``total`` null and
         ``totals`` per unit when the chips are of different values), and ``"in_progress"`` (as
-        :func:`ledger.audit.player_balances.open_hands`) when a hand is still open, and
+        :func:`ledger.audit.player_balances.open_hands`) when a hand is still open,
+        ``"rake"`` (:attr:`rake`) when the table took one and ``"unbalanced"``
+        (:attr:`unbalanced`) when a unit's nets do not sum to zero, as ``balances --json``
+        gives them (BOOKS.md "Net has one meaning everywhere"), and
         ``"seat_label_hands"`` when hands of no session seat players by seat label
         (:mod:`ledger.audit.seat_labels`), with ``"seat_label_nets"``, their seats' nets
         added up as a player's (``nets``, ``total``, ``totals``)."""
@@ -152,6 +167,10 @@ class Standings:
                           for u in self.units]}
         if self.in_progress:
             body["in_progress"] = self.in_progress
+        if self.rake:  # why a sum row is short of zero: as balances --json gives it
+            body["rake"] = self.rake
+        if self.unbalanced:
+            body["unbalanced"] = self.unbalanced
         if self.seat_labels:  # hands of no session seated by seat label: no player listed
             body["seat_label_hands"] = self.seat_labels
         if self.seat_label_nets:  # their seats' nets added up, as a player's: the sums count
