@@ -4,12 +4,13 @@ the hand is stored in.
 A hand played live in a session whose chip is money (``hand start --session``) stores plain
 chips, the session's; its JSON-lines export alone writes the session's chip as its ``unit``
 (a 0.25 USD chip: ``{"currency": "USD", "minor_per_chip": 25}``) so that the file stands
-alone in another ledger (docs/BOOKS.md "A live hand in a session whose chip is money",
-FORMATS.md §1). That line copied into ``correct --replace 1`` or ``whatif --replace 1`` (a
+alone in another ledger (docs/BOOKS.md "A live hand in a session whose chip is money").
+That line copied into ``correct --replace 1`` or ``whatif --replace 1`` (a
 stack typed wrong, ``options.declare`` set) says the same unit as the stored one: the
 replacement is given the stored unit before it is compared or stored, so ``history``, the
 derived tables and the hash chain see no change of unit. A unit other than the session's
-chip stays as typed, a change of the hand's unit as before (docs/CORRECTIONS.md "undo").
+chip stays as typed, a change of the hand's unit as before (docs/CORRECTIONS.md "A start
+copied from the export, in a session whose chip is money").
 """
 
 from __future__ import annotations
