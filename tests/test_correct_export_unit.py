@@ -177,3 +177,24 @@ def test_another_chip_value_is_still_a_change_of_unit(friday: Path, tmp_path: Pa
     assert run(db, "sql", "select hand_id, chip_value_minor, currency, decimals from hands "
                "where hand_id = '3'").stdout.splitlines()[2] == (
         "3         50                 USD        2")
+
+
+def test_a_chip_of_a_cent_is_kept_too(tmp_path: Path) -> None:
+    """A session of 0.01 USD chips: the export writes USD with 2 decimals, which would also
+    have read the hand's amounts as dollars (``state``: ``Bob 4.98``); the copy keeps the
+    stored plain chips."""
+    db = build_ledger(tmp_path / "t.duckdb", [
+        ["session", "open", "fri", "--chip-value", "0.01", "--currency", "USD"],
+        ["buyin", "fri", "Ann", "500"], ["buyin", "fri", "Bob", "500"],
+        ["hand", "start", "--session", "fri", "--hand", "c1", "--game", "NT", "--stakes", "1/2",
+         "--seats", "Ann:500,Bob:50", "--button", "Ann"]])
+    event = json.loads(run(db, "export", "--format", "jsonl", "c1").stdout.splitlines()[0])["event"]
+    assert event["unit"] == {"currency": "USD", "decimals": 2, "minor_per_chip": 1}
+    event["seats"][0]["stack"] = 500
+    result = run(db, "correct", "c1", "--replace", "1", json.dumps(event), "--reason", "typo",
+                 "--by", "Host")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "corrected hand c1 (seq 4); change in net: none; by the rules: unchanged\n", "")
+    assert [line.strip() for line in run(db, "history", "c1").stdout.splitlines()][-1] == (
+        "replace seq 1 hand_started c1: seat Bob's stack 50 → 500 (seq 1 was: hand_started c1)")
+    assert run(db, "state", "c1").stdout.splitlines()[3] == "stacks: Bob 498 bet 2, Ann 499 bet 1"
