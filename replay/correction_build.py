@@ -33,6 +33,7 @@ from replay.amendments import effective_events, split_stream
 from replay.corrected_hand import check_replays, payout_fault, same_hand
 from replay.fold import fold
 from replay.inserted_rows import original_seqs
+from replay.stored_unit import in_stored_unit
 from replay.typed import reason_as_typed, stream_decimals
 
 Op = Literal["replace", "insert_after", "delete"]
@@ -107,6 +108,7 @@ def build_correction(
     keep_end: bool = True,
     names: Mapping[str, str] | None = None,
     drop_carried: bool = False,
+    chip: ev.Unit | None = None,
 ) -> ev.Correction:
     """A correction of the hand stream ``events`` (originals plus earlier corrections).
 
@@ -117,7 +119,10 @@ def build_correction(
     drops the end); ``names``: the platform names an action may name a player by
     (:func:`replay.action_text.parse_action`); ``drop_carried``: a ``carry_over`` may be
     deleted (a void's correction, the chips carried between hands voided in one write:
-    :func:`replay.corrections.void_checked`). The corrected hand is then replayed:
+    :func:`replay.corrections.void_checked`); ``chip``: the unit the hand's JSON-lines export
+    writes in place of its stored one (:func:`replay.stored_unit.export_chip`), which a
+    replacement ``hand_started`` copied from it is given back
+    (:func:`replay.stored_unit.in_stored_unit`). The corrected hand is then replayed:
 
     Raises:
         IllegalAction: no changes, a row a correction inserted replaced or deleted
@@ -156,7 +161,8 @@ def build_correction(
             if state is None and not spec.text.strip().startswith("{"):
                 raise IllegalAction("the hand_started event can only be replaced by a JSON event")
             try:
-                new = parse_action(state, spec.text, names, seated=seated)
+                new = in_stored_unit(in_force[0] if in_force else None,
+                                     parse_action(state, spec.text, names, seated=seated), chip)
                 _payout_above_zero(new)
             except IllegalAction as exc:
                 said = reason_as_typed(exc, stream_decimals(events))

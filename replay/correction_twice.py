@@ -15,6 +15,7 @@ from itertools import permutations, product
 from typing import Any
 
 from engine.errors import IllegalAction
+from ledger.model.events import Unit
 from ledger.model.shell import shell_arg
 from replay.amendments import AMENDMENT_TYPES, taken_back
 from replay.correction_build import ChangeSpec, build_correction
@@ -23,13 +24,15 @@ from replay.typed import stream_decimals
 
 
 def made_already(events: Sequence[Any], specs: Sequence[ChangeSpec], *,
-                 names: Mapping[str, str] | None = None) -> int | None:
+                 names: Mapping[str, str] | None = None, chip: Unit | None = None
+                 ) -> int | None:
     """The stream seq (1-based) of the correction in force in ``events`` (the hand's stream:
     originals and amendments) that made exactly the changes ``specs`` make of the hand as it
     stood before it (each change's op, seq and event alike, in any order: two
     ``--insert-after`` of one seq are told apart by their events), when no later correction
     in force changes those seqs again; None when there is none. Only corrections that change
-    original events are compared (an undo takes one back)."""
+    original events are compared (an undo takes one back). ``chip``: as
+    :func:`replay.correction_build.build_correction` takes it."""
     taken = taken_back(events)
     types = [e.type for e in events]
     seqs = {spec.seq for spec in specs}
@@ -41,7 +44,7 @@ def made_already(events: Sequence[Any], specs: Sequence[ChangeSpec], *,
         if (len(made.changes) != len(specs) or {c.seq for c in made.changes} != seqs
                 or _changed_later(events, i, seqs, taken)):
             continue
-        if _made_of(events, i, specs, names) is not None:
+        if _made_of(events, i, specs, names, chip) is not None:
             return i
     return None
 
@@ -54,9 +57,11 @@ def _changed_later(events: Sequence[Any], i: int, seqs: set[int], taken: set[int
 
 
 def refuse_made_already(hand: str, events: Sequence[Any], specs: Sequence[ChangeSpec], *,
-                        names: Mapping[str, str] | None = None) -> None:
+                        names: Mapping[str, str] | None = None, chip: Unit | None = None
+                        ) -> None:
     """Refuse ``specs`` when a correction in force of ``hand`` made them already
-    (:func:`made_already`), or made each of them among others (:func:`made_in_part`).
+    (:func:`made_already`), or made each of them among others (:func:`made_in_part`);
+    ``chip``: as :func:`replay.correction_build.build_correction` takes it.
 
     Raises:
         IllegalAction: ``already corrected so: the correction at seq 25 (by floor) made
@@ -68,11 +73,11 @@ def refuse_made_already(hand: str, events: Sequence[Any], specs: Sequence[Change
     """
     if not any(e.type == "correction" for e in events):
         return
-    i = made_already(events, specs, names=names)
+    i = made_already(events, specs, names=names, chip=chip)
     if i is not None:
         said = made_said(events, i)
     else:
-        part = made_in_part(events, specs, names=names)
+        part = made_in_part(events, specs, names=names, chip=chip)
         if part is None:
             return
         i, kept = part
@@ -86,7 +91,8 @@ def refuse_made_already(hand: str, events: Sequence[Any], specs: Sequence[Change
 
 
 def made_in_part(events: Sequence[Any], specs: Sequence[ChangeSpec], *,
-                 names: Mapping[str, str] | None = None) -> tuple[int, list[int]] | None:
+                 names: Mapping[str, str] | None = None, chip: Unit | None = None
+                 ) -> tuple[int, list[int]] | None:
     """The stream seq (1-based) of the correction in force in ``events`` of which ``specs``
     are a part, and the indexes of its changes they make: each change of ``specs`` is one of
     that correction's (op, seq and event alike, read against the hand as it stood before it,
@@ -103,14 +109,14 @@ def made_in_part(events: Sequence[Any], specs: Sequence[ChangeSpec], *,
         if (len(specs) >= len(made.changes)
                 or _changed_later(events, i, {spec.seq for spec in specs}, taken)):
             continue
-        kept = _made_of(events, i, specs, names)
+        kept = _made_of(events, i, specs, names, chip)
         if kept is not None:
             return i, kept
     return None
 
 
 def _made_of(events: Sequence[Any], i: int, specs: Sequence[ChangeSpec],
-             names: Mapping[str, str] | None) -> list[int] | None:
+             names: Mapping[str, str] | None, chip: Unit | None = None) -> list[int] | None:
     """The indexes (ascending) of the changes of the correction at stream seq ``i`` that
     ``specs`` make, each spec one change of its op and seq whose event it makes too: the
     correction built again from the hand before it, with ``specs`` in place of those changes,
@@ -124,7 +130,7 @@ def _made_of(events: Sequence[Any], i: int, specs: Sequence[ChangeSpec],
             whole[k] = spec
         try:
             again = build_correction(events[:i - 1], whole, reason=made.reason, by=made.by,
-                                     keep_end=False, names=names)
+                                     keep_end=False, names=names, chip=chip)
         except IllegalAction:
             continue
         if [c.model_dump(mode="json") for c in again.changes] == stored:

@@ -43,6 +43,7 @@ from replay.correction_twice import refuse_made_already
 from replay.fold import HandReplay, replay_events
 from replay.hand_history import brief
 from replay.later_hands import reopened_followed, stacks_followed, void_downstream
+from replay.stored_unit import export_chip
 from replay.typed import reason_as_typed, stream_decimals
 from replay.whatif import Downstream, compare, paid_net
 
@@ -171,9 +172,10 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     events = [r.event for r in rows]
     positions = {r.seq: r.position for r in rows}
     names = platform_names(ledger)
-    refuse_made_already(hand, events, specs, names=names)
+    chip = export_chip(ledger, events[0])
+    refuse_made_already(hand, events, specs, names=names, chip=chip)
     correction = build_correction(events, specs, reason=reason, by=by, positions=positions,
-                                  names=names)
+                                  names=names, chip=chip)
     _changes_something(hand, events, correction)
     [correction] = _signed(hand, events, [correction], keys, sign)
     return _append(ledger, hand, rows, correction, closed=closed)

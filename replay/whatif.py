@@ -274,14 +274,16 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
             (:func:`replay.carry.carry_kept`).
     """
     from replay.correction_twice import refuse_made_already
+    from replay.stored_unit import export_chip
 
     with locating(hand=hand), said_as_what_if():
         rows = ledger.read(hand)
         events = [r.event for r in rows]
         names = platform_names(ledger)
-        refuse_made_already(hand, events, specs, names=names)
+        chip = export_chip(ledger, events[0])
+        refuse_made_already(hand, events, specs, names=names, chip=chip)
         correction = build_correction(events, specs, reason="what-if", by="what-if",
-                                      names=names)
+                                      names=names, chip=chip)
         refuse_under_void(hand, events, correction)
         out = compare(ledger, hand, rows, correction)
         from replay.carry import carry_kept
