@@ -460,7 +460,8 @@ def drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int,
     ``carried``: as :func:`drop_known_hands`."""
     places = {}
     for b in batches:
-        if b.is_hand and b.events and CONTENT_ID.fullmatch(b.hand_id or ""):
+        if b.is_hand and b.events and CONTENT_ID.fullmatch(b.hand_id or "") and (
+                b.events[0].type == "hand_started"):  # not a correction completing a hand
             source = b.events[0].source or {}
             if isinstance(source.get("file"), str):
                 places[(source["file"], source.get("section"))] = b.hand_id
@@ -481,20 +482,31 @@ def drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int,
     if not was:
         return batches, []
     stored = _original_rows(ledger, sorted(set(was.values())), upto)
+    cut = completing.cut_hands(ledger, sorted(set(was.values())))
     out, refused = [], []
     for b in batches:
         if b.hand_id not in was or b.events is None:
             out.append(b)
             continue
         old = was[b.hand_id]
-        differ = (first_difference(b.events, stored.get(old, []),
-                                   phh=phh_form.read_from_phh(b, carried))
+        rows = stored.get(old, [])
+        differ = (first_difference(b.events, rows, phh=phh_form.read_from_phh(b, carried))
                   or STARTS_OTHERWISE)
+        at = next((i for i, e in enumerate(b.events) if e is differ.event), None)
+        if old in cut and at == len(rows) - 1:  # it goes on where the stored copy was cut
+            what = (f"which the ledger holds cut off (incomplete: its file stopped inside the "
+                    f"hand), and goes on past it: {differ.text}; a PHH hand without "
+                    f"`_hand_id` is named by its content, so this copy is another hand: "
+                    f"import it with `_hand_id = '{old}'` and it completes {old} (a "
+                    f"correction, as a longer PokerNow export completes a cut hand), or "
+                    f"amend {old}: `handledger correct {shell_arg(old)} ...`")
+        else:
+            what = (f"and differs from it: {differ.text}; a change to a stored hand is a "
+                    f"correction (`handledger correct {shell_arg(old)} ...`); other hands need "
+                    f"a file of another name")
         refused.append(LedgerError(
             f"this hand stands where hand {old} of the ledger was read from (the same file "
-            f"and place), and differs from it: {differ.text}; a change to a stored hand is a "
-            f"correction (`handledger correct {shell_arg(old)} ...`); other hands need a file of "
-            f"another name", hand=b.hand_id, line=line_of(b, differ.event)))
+            f"and place), {what}", hand=b.hand_id, line=line_of(b, differ.event)))
     return out, refused
 
 
