@@ -197,6 +197,20 @@ def with_game_tie_order(started: Any) -> Any:
     return started.model_copy(update={"options": options})
 
 
+def with_currency_code(started: Any) -> Any:
+    """``started`` (a ``hand_started`` event as a reader parsed it) with its unit's currency
+    as its ISO 4217 code (:func:`ledger.model.money.currency_code`: ``usd`` is ``USD``, ``$``
+    is ``USD``), as a PHH file's ``currency`` is read (:mod:`ledger.formats.phh.hand`), so a
+    hand stores and exports the code whichever file it came from; ``started`` itself when
+    it has no currency or writes the code already."""
+    from ledger.model.money import currency_code
+
+    unit = started.unit
+    if unit.currency is None or (code := currency_code(unit.currency)) == unit.currency:
+        return started
+    return started.model_copy(update={"unit": unit.model_copy(update={"currency": code})})
+
+
 def hands_in_session(hands: Sequence[Any], session: str | None) -> list[Any]:
     """Text hands (:class:`~ledger.formats.phh.base.PhhHand`) whose ``hand_started`` is in
     ``session`` (unchanged if None)."""

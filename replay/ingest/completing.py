@@ -40,7 +40,8 @@ from replay.ingest.cut_posts import posts_lacked as _posts_lacked
 from replay.ingest.cut_posts import set_aside
 
 __all__ = ["AMENDED", "BY", "amends", "completes", "completion", "continuation", "cut_hands",
-           "disagreement", "earlier_cut", "in_play", "late_shows", "unstored_row", "writes"]
+           "disagreement", "earlier_cut", "in_play", "late_shows", "same_row", "unstored_row",
+           "writes"]
 
 BY = "import"
 #: What the source key of a batch :func:`completion` or :func:`late_shows` makes ends with.
@@ -291,8 +292,8 @@ def continuation(ledger: Any, batch: Batch) -> Batch | None:
     n = min(len(stored), len(events))
     mine = _facts(events[0])
     if rows[0].session != session or (mine != _facts(stored[0]) and mine != _facts(
-            _as_session_says(ledger, stored[0]))) or [
-            event_json(e) for e in stored[1:n]] != [event_json(e) for e in events[1:n]]:
+            _as_session_says(ledger, stored[0]))) or not all(
+            same_row(here, there) for here, there in zip(events[1:n], stored[1:n], strict=True)):
         return None
     if len(events) <= len(stored):  # an earlier copy, taken while the hand was played
         return batch.with_events(None) if in_play(events) else None
@@ -350,9 +351,21 @@ def unstored_row(ledger: Any, batch: Batch) -> tuple[int, Any, Any] | None:
     events = batch.events or []
     for seq, here in enumerate(events[1:], 2):
         there = stored[seq - 1] if seq <= len(stored) else None
-        if there is None or event_json(here) != event_json(there):
+        if there is None or not same_row(here, there):
             return seq, here, there
     return None
+
+
+def same_row(here: Any, there: Any) -> bool:
+    """Whether the file's event ``here`` is the stored row ``there`` as :func:`continuation`
+    compares a stream's rows: the same JSON, or the same cards dealt where one of the two
+    says no ``face_up`` flags (a hand read from PHH, which writes none: a card is up or down
+    as its game deals it, :mod:`replay.ingest.phh_form`) and the other the game's flags."""
+    if event_json(here) == event_json(there):
+        return True
+    return (here.type == there.type == "cards_dealt" and not (here.face_up and there.face_up)
+            and here.model_copy(update={"face_up": []}) == there.model_copy(
+                update={"face_up": []}))
 
 
 def in_play(events: Sequence[Any]) -> bool:

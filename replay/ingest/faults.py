@@ -28,13 +28,21 @@ from replay.payout_rules import carry_rule
 
 def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | None,
                 rake_line: int | None = None, check_paid: bool = True,
-                finishing: list[int] | None = None) -> tuple[LedgerError | None, Any]:
+                finishing: list[int] | None = None, phh: bool = False
+                ) -> tuple[LedgerError | None, Any]:
     """:func:`_faults`, and the file's ``finishing`` stacks beside its winnings when they are
-    not the stacks the hand leaves (:func:`replay.ingest.stacks.stacks_finding`): a warning
-    of its own, or said in the same line as the hand's other warning (a refusal says the
-    refusal alone)."""
+    not the stacks the hand leaves (:func:`replay.ingest.stacks.stacks_finding`), and, of a
+    hand read from PHH (``phh``), its actions stopping before its end (:func:`cut_finding`):
+    each a warning of its own, or said in the same line as the hand's other warning (a
+    refusal says the refusal alone)."""
     found, settled = _faults(events, state, file=file, line=line, rake_line=rake_line,
                              check_paid=check_paid)
+    cut = cut_finding(events, file=file, line=line) if phh else None
+    if cut is not None and not (found is not None and not isinstance(found, StoredFinding)):
+        if found is None:
+            found = cut
+        else:
+            found.message += f"; and {cut.message}"
     if finishing is None or (found is not None and not isinstance(found, StoredFinding)):
         return found, settled
     from replay.ingest.stacks import stacks_finding
@@ -44,6 +52,25 @@ def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | 
         return found if stacks is None else stacks, settled
     found.message += f"; and {stacks.message}"
     return found, settled
+
+
+def cut_finding(events: list[Any], *, file: str | None, line: int | None
+                ) -> StoredFinding | None:
+    """A hand read from PHH whose actions stop before its end (FORMATS.md §1 has no end
+    marker: reading it ends it ``incomplete``, its pots as they stand and every chip back,
+    :func:`replay.build.events_from_phh`), as a PokerNow log cut inside a hand is: stored,
+    with a ``warning:`` line naming the file, the hand's line and the hand, and how a whole
+    copy completes it (a correction: :mod:`replay.ingest.completing`); None for a hand
+    read to its end."""
+    end = events[-1]
+    if end.type != "hand_ended" or end.status != "incomplete":
+        return None
+    hand = events[0].hand
+    return StoredFinding(
+        f"the file stops inside the hand, its actions before its end (event "
+        f"{len(events) - 1} the last): kept as an incomplete hand, every chip returned (a "
+        f"whole copy under the same id, `_hand_id = '{hand}'`, completes it)", file=file,
+        line=line, hand=hand)
 
 
 def _faults(events: list[Any], state: Any, *, file: str | None, line: int | None,

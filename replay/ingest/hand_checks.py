@@ -77,7 +77,8 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
                                      line=getattr(item, "line", None),
                                      rake_line=getattr(item, "rake_line", None),
                                      check_paid=hand not in warned,
-                                     finishing=told_stacks(item))
+                                     finishing=told_stacks(item),
+                                     phh=isinstance(item, PhhHand))
         if found is not None:
             errors.append(found)
             if not isinstance(found, StoredFinding):  # a warning keeps the hand

@@ -235,11 +235,7 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
         differ = None
     if differ is None:
         if not made and any(e.type in LATER for e in b.events):  # original events the same
-            more = completing.continuation(ledger, b)  # amendments the ledger has not
-            if more is not None and more.events:
-                return more
-            if more is None and (row := completing.unstored_row(ledger, b)) is not None:
-                return _unstored_amendment(ledger, b, row)
+            return _with_amendments(ledger, b, phh=phh, held=stored)
         return b.with_events(None)  # known: counted, not written
     if differ is STARTS_OTHERWISE:
         differ = start_in_force_difference(ledger, b.events[0], stored[0], hand)
@@ -350,21 +346,67 @@ def _paid_otherwise(mine: Sequence[Any], numbered: Sequence[Any], phh: bool
     return f"the table paid otherwise: {told}", first
 
 
-def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any]) -> LedgerError:
+def _with_amendments(ledger: Any, b: Batch, *, phh: bool,
+                     held: tuple[str, str | None, str | None]) -> Batch | LedgerError:
+    """The copy in ``b`` of a stored hand whose original events are the stored ones and
+    which carries amendments: the rows the ledger has not (:func:`completing.continuation`),
+    known (``b`` with no events: the ledger holds them, or the hand they make,
+    :func:`_as_amendments_make_it`), or refused naming the first row or, as its corrections
+    make it, the chips that differ (:func:`_unstored_amendment`)."""
+    more = completing.continuation(ledger, b)  # amendments the ledger has not
+    if more is not None:
+        return more if more.events else b.with_events(None)
+    made_so = _as_amendments_make_it(ledger, b, phh=phh, held=held)
+    if made_so is not None and (row := completing.unstored_row(ledger, b)) is not None:
+        return _unstored_amendment(ledger, b, row, made_so)
+    return b.with_events(None)
+
+
+def _as_amendments_make_it(ledger: Any, b: Batch, *, phh: bool,
+                           held: tuple[str, str | None, str | None]) -> Difference | bool | None:
+    """How the copy in ``b`` of a stored hand that has no amendment of its own (its original
+    events the stored ones, its amendments not to be appended row for row: the stored hand
+    read from its PHH export, whose rows are PHH's) differs, as its own corrections make it,
+    from the hand the ledger holds (:func:`as_the_file_corrects`): a :class:`Difference`
+    (``as its corrections make it, the table paid otherwise: …``), False when the ledger's
+    hand has amendments or the copy's corrections do not fold, None when it is the same
+    hand. The JSON-lines export
+    of a hand whose correction was undone is already in a ledger built from its PHH export
+    (docs/IMPORTING.md, "A session's chips in a PHH export": PHH holds the hand as its
+    corrections made it, without their history), as a corrected hand's is; its corrections
+    are not appended (they name the seqs of the rows of the ledger they were made in, which
+    PHH's shape need not keep: one payout a player, the forced bets in PHH's order)."""
+    assert b.hand_id is not None
+    if any(r.event.type in LATER for r in ledger.read(b.hand_id)):
+        return False
+    unfolded = Difference("")
+    made, found = as_the_file_corrects(ledger, b.events or [], b.hand_id, unfolded,
+                                       phh=phh, held=held)
+    return None if made else (False if found is unfolded else found)
+
+
+def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any],
+                        made_so: Difference | bool = False) -> LedgerError:
     """The refusal of a copy of a stored hand whose original events are the stored ones but
     whose amendments (corrections, voids) the ledger cannot append: they part from the
     stored stream's, or the hand is stored in another session than the file puts it in
-    (``row``: :func:`replay.ingest.completing.unstored_row`)."""
+    (``row``: :func:`replay.ingest.completing.unstored_row`). ``made_so``: how the copy as
+    its corrections make it differs from the ledger's unamended hand
+    (:func:`_as_amendments_make_it`), said instead of the row (whose stored row may be
+    another shape of the same event: PHH's one payout a player)."""
     seq, here, there = row
     stored = ledger.read(b.hand_id)[0].session
     where = "" if stored == b.session else (
         f" (the ledger holds it in session {stored or 'none'}, this file in "
         f"{b.session or 'none'})")
+    told = (made_so.text if isinstance(made_so, Difference)
+            else f"its event {seq} is {short(here)} here, {short(there)} in the ledger")
+    at = made_so.event if isinstance(made_so, Difference) and made_so.event else here
     return LedgerError(
         f"the ledger's copy of this hand does not hold the file's amendments and they cannot "
-        f"be appended{where}: its event {seq} is {short(here)} here, {short(there)} in the "
-        f"ledger; nothing of this hand was written (amend it here: `handledger correct "
-        f"{shell_arg(b.hand_id)} ...`, `void`, `undo`)", hand=b.hand_id, line=line_of(b, here))
+        f"be appended{where}: {told}; nothing of this hand was written (amend it here: "
+        f"`handledger correct {shell_arg(b.hand_id)} ...`, `void`, `undo`)", hand=b.hand_id,
+        line=line_of(b, at))
 
 
 def _stream_difference(ledger: Any, b: Batch) -> Difference | None:
@@ -418,7 +460,8 @@ def drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int,
     ``carried``: as :func:`drop_known_hands`."""
     places = {}
     for b in batches:
-        if b.is_hand and b.events and CONTENT_ID.fullmatch(b.hand_id or ""):
+        if b.is_hand and b.events and CONTENT_ID.fullmatch(b.hand_id or "") and (
+                b.events[0].type == "hand_started"):  # not a correction completing a hand
             source = b.events[0].source or {}
             if isinstance(source.get("file"), str):
                 places[(source["file"], source.get("section"))] = b.hand_id
@@ -439,20 +482,31 @@ def drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int,
     if not was:
         return batches, []
     stored = _original_rows(ledger, sorted(set(was.values())), upto)
+    cut = completing.cut_hands(ledger, sorted(set(was.values())))
     out, refused = [], []
     for b in batches:
         if b.hand_id not in was or b.events is None:
             out.append(b)
             continue
         old = was[b.hand_id]
-        differ = (first_difference(b.events, stored.get(old, []),
-                                   phh=phh_form.read_from_phh(b, carried))
+        rows = stored.get(old, [])
+        differ = (first_difference(b.events, rows, phh=phh_form.read_from_phh(b, carried))
                   or STARTS_OTHERWISE)
+        at = next((i for i, e in enumerate(b.events) if e is differ.event), None)
+        if old in cut and at == len(rows) - 1:  # it goes on where the stored copy was cut
+            what = (f"which the ledger holds cut off (incomplete: its file stopped inside the "
+                    f"hand), and goes on past it: {differ.text}; a PHH hand without "
+                    f"`_hand_id` is named by its content, so this copy is another hand: "
+                    f"import it with `_hand_id = '{old}'` and it completes {old} (a "
+                    f"correction, as a longer PokerNow export completes a cut hand), or "
+                    f"amend {old}: `handledger correct {shell_arg(old)} ...`")
+        else:
+            what = (f"and differs from it: {differ.text}; a change to a stored hand is a "
+                    f"correction (`handledger correct {shell_arg(old)} ...`); other hands need "
+                    f"a file of another name")
         refused.append(LedgerError(
             f"this hand stands where hand {old} of the ledger was read from (the same file "
-            f"and place), and differs from it: {differ.text}; a change to a stored hand is a "
-            f"correction (`handledger correct {shell_arg(old)} ...`); other hands need a file of "
-            f"another name", hand=b.hand_id, line=line_of(b, differ.event)))
+            f"and place), {what}", hand=b.hand_id, line=line_of(b, differ.event)))
     return out, refused
 
 

@@ -170,7 +170,7 @@ def _prepare_phh(job: Job) -> Part:
             return Part(fallback=f"hand {hand.hand} names a session")
         events, state = phh_fold(hand)  # an illegal hand raises: the one-process import
         fault, settled = hand_faults(events, state, file=None, line=hand.line,
-                                     finishing=told_stacks(hand))
+                                     finishing=told_stacks(hand), phh=True)
         if fault is not None:
             if not isinstance(fault, StoredFinding):  # refused: worded by the one process
                 return Part(fallback=f"hand {hand.hand}: {fault.message}")

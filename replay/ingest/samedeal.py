@@ -127,7 +127,8 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
     from ledger.model.events import parse_event
 
     mine = {b.hand_id: _deal_of_events(b.events) for b in batches
-            if b.is_hand and b.events and known_by_deal(b.events[0], b.hand_id, content_id)}
+            if b.is_hand and b.events and b.events[0].type == "hand_started"  # no completion
+            and known_by_deal(b.events[0], b.hand_id, content_id)}
     mine = {hand: deal for hand, deal in mine.items() if deal is not None}
     if not mine or not upto:
         return batches, [], {}

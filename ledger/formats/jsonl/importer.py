@@ -32,6 +32,7 @@ from ledger.formats.reading import (
     SessionEntry,
     first_binary_byte,
     first_line,
+    with_currency_code,
     with_game_tie_order,
     with_session,
 )
@@ -64,7 +65,9 @@ def items_of(parsed: JsonlFile, session: str | None, digest: Digests | None = No
     (in ``session`` when given) at its first line, each session row at its own line. A
     ``hand_started`` that does not give ``options.split.odd_chip_tie_order`` (a line written
     by hand) takes its game's (stud: ``card_by_suit``, RULES.md §5:
-    :func:`~ledger.formats.reading.with_game_tie_order`), before the hand's source key is
+    :func:`~ledger.formats.reading.with_game_tie_order`), and one whose currency is not its
+    ISO 4217 code (``usd``) takes the code (:func:`~ledger.formats.reading.with_currency_code`,
+    as a PHH file's currency is read), before the hand's source key is
     made: the key is the digest of the events stored (the hand as read before, its
     ``earlier``, keeps its own key), unless the hand's first row carries one, or a session
     row does (:attr:`JsonlFile.source_keys`, module doc): that key, as the ledger exported
@@ -74,7 +77,7 @@ def items_of(parsed: JsonlFile, session: str | None, digest: Digests | None = No
     items: list[tuple[int, Any]] = []
     for stream in parsed.hands:
         events = with_session(stream.events, session)
-        started = with_game_tie_order(events[0])
+        started = with_currency_code(with_game_tie_order(events[0]))
         earlier = None
         if started is not events[0]:
             earlier = (f"jsonl:{digest(events)}", events)
