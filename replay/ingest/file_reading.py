@@ -103,6 +103,9 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         from replay.ingest.pnsplit import unbought_stacks
 
         unbought_stacks(ledger, read)  # a cut export's first stacks: warnings
+        from replay.ingest.pnbefore import buy_ins_before_held
+
+        read = buy_ins_before_held(ledger, read)  # its hands came by PHH: bought before them
     if importer.name == "jsonl":  # an old export's hands in their session's chips
         from replay.ingest.old_units import note_openings
 
