@@ -63,6 +63,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             (:func:`replay.ingest.pnnames.check_same_game`).
     """
     read = read if read is not None else importer.read(path, session=session)
+    stored = None
     if read.session is not None:
         stored = game_session(ledger, read)
         if stored is not None and stored != read.session:
@@ -105,7 +106,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         unbought_stacks(ledger, read)  # a cut export's first stacks: warnings
         from replay.ingest.pnbefore import buy_ins_before_held
 
-        read = buy_ins_before_held(ledger, read)  # its hands came by PHH: bought before them
+        read = buy_ins_before_held(ledger, read, stored)  # its hands came by PHH first
     if importer.name == "jsonl":  # an old export's hands in their session's chips
         from replay.ingest.old_units import note_openings
 

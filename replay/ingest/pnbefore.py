@@ -17,11 +17,15 @@ from ledger.formats.reading import FileRead, HandEvents, SessionEntry
 from replay.ingest.carried_source import hands_carrying
 
 
-def buy_ins_before_held(ledger: Any, read: FileRead) -> FileRead:
+def buy_ins_before_held(ledger: Any, read: FileRead, held_in: str | None) -> FileRead:
     """``read`` (a PokerNow log, items in log order) with each buy-in followed in the log by a
     hand that a stored hand of the same session carries the key of as ``_source_key``
     (:func:`replay.ingest.carried_source.hands_carrying`) given that stored hand as its
-    ``before``; unchanged when there is none. One query, whatever the number of hands."""
+    ``before``; unchanged when there is none, or when ``held_in``, the session the ledger
+    holds the game in (:func:`replay.ingest.file_reading.game_session`), is None (a new
+    game: nothing asked). One query, whatever the number of hands."""
+    if held_in is None:
+        return read
     waiting: list[int] = []  # buy-ins since the last hand: their indexes in read.items
     after: dict[int, str] = {}  # a buy-in's index -> the key of the hand it comes before
     for n, item in enumerate(read.items):
