@@ -55,8 +55,8 @@ def _hands_alone(tmp_path: Path, export: Path, *session: str) -> Path:
 def test_the_log_after_its_phh_export_brings_its_book_alone(
         tmp_path: Path, args: tuple[str, ...]) -> None:
     """The 4 hands are known (by their ids: the export kept pn-friday-…); the log's 10 book
-    rows (the opening, and each player's name, seat and buy-in of 100, made before hand 1)
-    are the session's first: the nets are the hands', bought once."""
+    rows (the opening, and each player's name, seat and buy-in of 100) are the session's
+    first, after its hands: the nets are the hands', bought once."""
     db = _hands_alone(tmp_path, _phh_export(tmp_path))
     assert one_shot(db, "balances") == (0, HANDS_ALONE, "")
     assert one_shot(db, "import", *args, str(LOG)) == (
@@ -74,6 +74,18 @@ def test_the_log_after_its_phh_export_brings_its_book_alone(
         0, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; "
            "0 rejected\n", "")
     assert events(db) == before
+    _round_trip(tmp_path, db)
+
+
+def _round_trip(tmp_path: Path, db: Path) -> None:
+    """``db``'s JSON-lines export goes whole into a new ledger: the same books."""
+    out, again = tmp_path / "all.jsonl", tmp_path / "again.duckdb"
+    assert one_shot(db, "export", "--format", "jsonl", "-o", str(out))[0] == 0
+    assert one_shot(again, "import", str(out)) == (
+        0, "imported 4 hand(s) (56 events) from 1 file(s); 0 already in the ledger; "
+           "0 rejected\n", "")
+    assert one_shot(again, "balances") == (0, BALANCES, "")
+    assert one_shot(again, "audit") == (0, AUDIT, "")
 
 
 def test_the_log_into_another_session_than_its_hands_is_refused(tmp_path: Path) -> None:
@@ -114,6 +126,7 @@ def test_hands_held_under_other_ids_are_known_by_the_key_they_carry(tmp_path: Pa
     assert [line.split() for line in out.splitlines()[2:5]] == [
         [player, "pn-friday-1-164210353199300"]
         for player in ("gE4aE_Yhc3", "ydk9sgEWl2", "BfS83Cedu3")]
+    _round_trip(tmp_path, db)
 
 
 def test_a_log_that_differs_from_the_hand_carrying_its_key_is_refused(tmp_path: Path) -> None:
