@@ -10,6 +10,11 @@ is already in the ledger (counted known, not written; it stays in the session it
 in), when its events are the stored ones; otherwise refused in one line naming the stored
 hand and the first difference (a change to a stored hand is a correction). A PHH file
 without ``_source_key`` (an earlier version's export) is read as before.
+
+The other way round, a site's file imported after a PHH export of its hands: a hand of the
+file whose source key a stored hand carries as ``_source_key`` is that hand, known or
+refused alike (:func:`drop_site_copies`); a PokerNow log goes into the session holding it
+(:func:`carried_session`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,9 @@ from ledger.model.shell import shell_arg
 #: difference, None when the events are the stored ones
 #: (:func:`replay.ingest.known_hands.deal_difference`).
 Compare = Callable[[Batch, list[tuple[int, str]]], tuple[str, int | None] | None]
+
+#: The source keys a site's file gives its hands (:func:`replay.ingest.export.site_keys`).
+SITE_PREFIXES = ("pokernow:", "pokerstars:")
 
 
 def carried_key(batch: Batch) -> str | None:
@@ -56,6 +64,77 @@ def drop_carried_keys(ledger: Any, batches: list[Batch], *, upto: int, compare: 
         "SELECT source_key, hand_id, session FROM events WHERE seq = 1 AND position <= ?"
         " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
         [upto, sorted(set(mine.values()))])}
+    return _drop_found(ledger, batches, mine, held, upto, compare, (
+        f"this hand carries the {SOURCE_KEY} that hand {{old}} of the ledger was imported "
+        "under (the key its site's file gave it)"))
+
+
+def site_key(batch: Batch) -> str | None:
+    """The source key a site's file (a PokerNow log, a PokerStars text) gave the hand of
+    ``batch`` (None: another file's, or no hand to write)."""
+    key = batch.source_key
+    if not batch.is_hand or not batch.events or batch.events[0].type != "hand_started":
+        return None
+    return key if key is not None and key.startswith(SITE_PREFIXES) else None
+
+
+def hands_carrying(ledger: Any, keys: list[str], upto: int | None = None
+                   ) -> dict[str, tuple[str, str | None]]:
+    """``{key: (hand id, session)}`` of the stored hands (at or before ``upto``; None: all)
+    that carry one of the site keys ``keys`` as ``_source_key`` (a PHH export's hand). One
+    query, over the starts of hands read from PHH alone (their own key a digest, no ``:``),
+    whatever the number of keys."""
+    if not keys:
+        return {}
+    bound = " AND position <= ?" if upto is not None else ""
+    rows = ledger.query(
+        "SELECT carried, hand_id, session FROM (SELECT json_extract_string(payload,"
+        f" '$.source.{SOURCE_KEY}') AS carried, hand_id, session, position FROM events"
+        " WHERE seq = 1 AND type = 'hand_started' AND hand_id IS NOT NULL"
+        f" AND NOT contains(source_key, ':'){bound}) WHERE carried IN (SELECT UNNEST(?))"
+        " ORDER BY position", ([upto] if upto is not None else []) + [sorted(set(keys))])
+    out: dict[str, tuple[str, str | None]] = {}
+    for key, hand, session in rows:
+        out.setdefault(key, (hand, session))
+    return out
+
+
+def carried_session(ledger: Any, key: str | None) -> str | None:
+    """The session of the stored hand that carries the site key ``key`` as ``_source_key``
+    (None: none, or it is in no session): where a PokerNow game whose first hand has that
+    key is held when its hands came by PHH (:func:`replay.ingest.file_reading.game_session`).
+    """
+    held = hands_carrying(ledger, [key]) if key is not None else {}
+    return held[key][1] if key in held else None
+
+
+def drop_site_copies(ledger: Any, batches: list[Batch], *, upto: int, compare: Compare
+                     ) -> tuple[list[Batch], list[LedgerError], dict[str, str], int]:
+    """As :func:`drop_carried_keys`, the other way round: each hand of a site's file
+    (``batches``) whose source key a hand of another id stored at or before ``upto`` carries
+    as ``_source_key`` (another ledger's PHH export of it, imported first) is known when
+    ``compare`` finds no difference, else refused naming the stored hand. One lookup of
+    those keys (:func:`hands_carrying`), and one of the stored rows when a key is held.
+
+    Returns:
+        As :func:`drop_carried_keys`.
+    """
+    mine = {b.hand_id: key for b in batches if (key := site_key(b)) is not None}
+    if not mine or not upto:
+        return batches, [], {}, 0
+    held = hands_carrying(ledger, list(mine.values()), upto)
+    return _drop_found(ledger, batches, mine, held, upto, compare, (
+        f"this hand's source key is the {SOURCE_KEY} that hand {{old}} of the ledger carries "
+        "(a PHH export of it)"))
+
+
+def _drop_found(ledger: Any, batches: list[Batch], mine: dict[str | None, str],
+                held: dict[str, tuple[str, str | None]], upto: int, compare: Compare,
+                why: str) -> tuple[list[Batch], list[LedgerError], dict[str, str], int]:
+    """The batches, refusals, known copies and how many stay outside the file's session, of
+    ``batches`` whose key (``mine``: the file's hand id -> key) names a stored hand of
+    another id (``held``: key -> (hand, session)); ``why`` the refusal's first words
+    (``{old}``: the stored hand)."""
     found = {copy: held[key] for copy, key in mine.items()
              if key in held and held[key][0] != copy}
     if not found:  # none held, or held under the copy's own id (known by its id)
@@ -80,8 +159,7 @@ def drop_carried_keys(ledger: Any, batches: list[Batch], *, upto: int, compare: 
             continue
         text, line = differ
         refused.append(LedgerError(
-            f"this hand carries the {SOURCE_KEY} that hand {old} of the ledger was imported "
-            f"under (the key its site's file gave it), and differs from it: {text}; a change to a "
-            f"stored hand is a correction (`handledger correct {shell_arg(old)} ...`), not "
-            "another hand", hand=b.hand_id, line=line))
+            f"{why.format(old=old)}, and differs from it: {text}; a change to a stored hand is "
+            f"a correction (`handledger correct {shell_arg(old)} ...`), not another hand",
+            hand=b.hand_id, line=line))
     return out, refused, known, outside

@@ -21,6 +21,7 @@ from ledger.store.streams import (
     session_of_source,
     stored_rows,
 )
+from replay.ingest.carried_source import carried_session
 
 
 def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | None,
@@ -62,6 +63,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             (:func:`replay.ingest.pnnames.check_same_game`).
     """
     read = read if read is not None else importer.read(path, session=session)
+    stored = None
     if read.session is not None:
         stored = game_session(ledger, read)
         if stored is not None and stored != read.session:
@@ -102,6 +104,9 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         from replay.ingest.pnsplit import unbought_stacks
 
         unbought_stacks(ledger, read)  # a cut export's first stacks: warnings
+        from replay.ingest.pnbefore import buy_ins_before_held
+
+        read = buy_ins_before_held(ledger, read, stored)  # its hands came by PHH first
     if importer.name == "jsonl":  # an old export's hands in their session's chips
         from replay.ingest.old_units import note_openings
 
@@ -114,7 +119,9 @@ def _elsewhere(ledger: Any, read: FileRead, stored: str, session: str) -> Malfor
     imported with ``--session session``. Its stored hands all voided (``session void``), it
     says so and what can be done: a voided hand is never brought back and a hand's session is
     never rewritten, so the game goes into ``session`` in a new ledger only (CORRECTIONS.md,
-    "Taking back many hands, or a whole session"). Else: its buy-ins would count twice."""
+    "Taking back many hands, or a whole session"). Its hands there came by a PHH export
+    (no book of the game stored: :func:`game_session`), it says that its book goes into that
+    session with them. Else: its buy-ins would count twice."""
     from ledger.formats.reading import HandEvents
     from ledger.model.shell import shell_arg
     from replay.ingest.known_hands import voided_of
@@ -131,6 +138,15 @@ def _elsewhere(ledger: Any, read: FileRead, stored: str, session: str) -> Malfor
             f"into session {session}; to have it there, import it into a new ledger "
             f"(`handledger --db NEW.duckdb import --session {shell_arg(session)} "
             f"{shell_arg(read.file)}`); nothing of the file was written", file=read.file)
+    if not hands and (read.game_key is None or session_of_entries(
+            ledger, "pokernow:", f":{read.game_key}:item:") is None):
+        return MalformedInput(  # its hands came by a PHH export (game_session): no book
+            f"this PokerNow game's hands are in the ledger already, in session {stored}, "
+            "without its book (they came from a PHH file, which carries none): its buy-ins go "
+            f"in with its hands, not into session {session} (they would count chips played in "
+            f"session {stored}); import it into session {stored} (`--session "
+            f"{shell_arg(stored)}`, or no --session); nothing of the file was written",
+            file=read.file)
     return MalformedInput(
         f"this PokerNow game is in the ledger already, in session {stored}: it is not imported "
         f"into session {session} too (its buy-ins would count twice); nothing of the file was "
@@ -141,12 +157,17 @@ def game_session(ledger: Any, read: FileRead) -> str | None:
     """The session the ledger holds the game of ``read`` (a file that makes its own session)
     in: that of its first hand, or, that hand not stored (an export taken before its seats
     were logged), of a session entry of the game (``read.game_key`` in its source key:
-    :mod:`ledger.formats.pokernow.importer`); None: the game is not in the ledger."""
+    :mod:`ledger.formats.pokernow.importer`), or else of the stored hand that carries its first
+    hand's key as ``_source_key`` (a PHH export of the game, imported first:
+    :func:`replay.ingest.carried_source.carried_session`); None: the game is not in the
+    ledger."""
     stored = None
     if read.first_hand_key is not None:
         stored = session_of_source(ledger, read.first_hand_key)
     if stored is None and read.game_key is not None:
         stored = session_of_entries(ledger, "pokernow:", f":{read.game_key}:item:")
+    if stored is None:  # its hands came by another ledger's PHH export, without its book
+        stored = carried_session(ledger, read.first_hand_key)
     return stored
 
 

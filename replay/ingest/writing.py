@@ -27,7 +27,7 @@ from ledger.model.batch import Batch
 from ledger.model.errors import FileNotText, LedgerError, RepeatedHand, StoredFinding
 from replay import carry
 from replay.ingest import completing
-from replay.ingest.carried_source import drop_carried_keys
+from replay.ingest.carried_source import drop_carried_keys, drop_site_copies
 from replay.ingest.file_order import in_file_order, positions_of
 from replay.ingest.known_hands import (
     CONTENT_ID,
@@ -149,6 +149,12 @@ class FileWriter:
             compare=partial(deal_difference, self.ledger, carried=self.in_order))
         clashes.extend(edited)
         outside += elsewhere
+        batches, edited, copies, elsewhere = drop_site_copies(
+            self.ledger, batches, upto=self.stored,
+            compare=partial(deal_difference, self.ledger, carried=self.in_order))
+        clashes.extend(edited)
+        outside += elsewhere
+        carried |= copies
         self.errors.extend(errors)
         self.unit_errors.extend(unit_errors)
         self.clashes.extend(clashes)
