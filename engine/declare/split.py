@@ -192,8 +192,8 @@ def _nobody_declared(share: Share, direction: str) -> str:
 
     mucked, folded = way(share.mucked), way(share.folded)
     if not mucked and not folded:
-        gone = {*share.eligible, *share.mucked, *share.folded}
-        outside = way(tuple(p for p in share.declarations if p not in gone))
+        placed = {*share.eligible, *share.mucked, *share.folded}
+        outside = way(tuple(p for p in share.declarations if p not in placed))
         if not outside:
             return f"Nobody declared {direction}"
         said = " or ".join(d for d in (direction, SWING)
