@@ -188,10 +188,11 @@ def _unknown_lines(w: Any) -> list[str]:
 
 
 def corrected_text(hand: str, done: Any) -> str:
-    """What a correction moved: each player's net (the README's one net, what ``balances``
-    adds up: what the table paid minus what he put in) and what the rules give him ("by the
-    rules", as ``balances`` labels it), of a hand in play each pot whose winner by the rules
-    moves, and later hands to check; an undo names what it took
+    """What a correction moved: what it changed in the hand's start (``start: seat Bob's
+    stack 15 → 150``, as ``history`` words it), each player's net (the README's one net, what
+    ``balances`` adds up: what the table paid minus what he put in) and what the rules give
+    him ("by the rules", as ``balances`` labels it), of a hand in play each pot whose winner by
+    the rules moves, and later hands to check; an undo names what it took
     back. In a hand kept in a unit with decimals the numbers are its chips, as the books
     count them, with the line saying so."""
     from replay.typed import smallest_unit_note
@@ -208,7 +209,8 @@ def corrected_text(hand: str, done: Any) -> str:
                                  else "the corrected payouts"))
     did = (f"undid {done.took_back} in hand {hand}" if done.took_back
            else f"corrected hand {hand}")
-    lines = [f"{did} (seq {done.seq}); " + "; ".join(parts)]
+    start = [f"start: {', '.join(done.start)}"] if done.start else []
+    lines = [f"{did} (seq {done.seq}); " + "; ".join([*start, *parts])]
     if now is not None:  # the legal ways to pay what the rules cannot award
         lines += [f"  a legal split pays the {words}" for words in now.pot_words()]
     if (unit := smallest_unit_note(done.after.decimals, "nets")) is not None:  # books' chips

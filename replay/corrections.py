@@ -43,6 +43,7 @@ from replay.correction_twice import refuse_made_already
 from replay.fold import HandReplay, replay_events
 from replay.hand_history import brief
 from replay.later_hands import reopened_followed, stacks_followed, void_downstream
+from replay.started_changes import start_moved
 from replay.stored_unit import export_chip
 from replay.typed import reason_as_typed, stream_decimals
 from replay.whatif import Downstream, compare, paid_net
@@ -66,6 +67,9 @@ class Corrected:
     #: (:func:`replay.live.state.legal_now`: ``"phase declare, Ann to act: Ann dcl
     #: high|low|swing or Ann f (give up)"``); "" for a hand that is over
     waits: str = ""
+    #: what it changed in the hand's start in force, in words (``seat Bob's stack 15 →
+    #: 150``: :func:`replay.started_changes.start_moved`); empty when the start stays
+    start: tuple[str, ...] = ()
 
     @property
     def moved(self) -> dict[str, dict[str, int]] | None:
@@ -231,7 +235,8 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
                   if rows[0].session and before is not None else [])
     ledger.append(hand, [correction], hand_id=hand, expected_seq=rows[-1].seq)
     waits = _waits([*events, correction]) if after.result.status == "open" else ""
-    return Corrected(rows[-1].seq + 1, before, after, downstream, took_back, waits)
+    return Corrected(rows[-1].seq + 1, before, after, downstream, took_back, waits,
+                     start_moved(events, correction))
 
 
 def _waits(events: Sequence[Any]) -> str:
@@ -482,7 +487,7 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         done = correct(ledger, hand, [ChangeSpec("delete", r.seq) for r in last], reason=text,
                        by=by, keys=keys, sign=sign, closed=closed)
         return Corrected(done.seq, done.before, done.after, done.downstream, words,
-                         done.waits)
+                         done.waits, done.start)
     void = last[-1].event if last[-1].type == "hand_voided" else None
     if void is not None:
         _void_undoable(ledger, hand, rows, last, void)

@@ -6,8 +6,10 @@ same before and after (docs/CORRECTIONS.md "Corrections", FORMATS.md §1).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from engine.errors import IllegalAction
 from engine.notation import format_amount
 from ledger.model import events as ev
 
@@ -105,3 +107,21 @@ def replaced_start(change: ev.Change, was: Any, decimals: int = 0) -> list[str] 
             was.type != "hand_started" or change.event.get("type") != "hand_started"):
         return None
     return started_changes(was, ev.parse_event(change.event), decimals)
+
+
+def start_moved(events: Sequence[Any], amendment: Any) -> tuple[str, ...]:
+    """What ``amendment`` (a correction or an undo appended to the hand stream ``events``)
+    changes in the hand's ``hand_started`` in force, as :func:`started_changes` words it
+    (``seat Bob's stack 15 → 150``): ``correct`` and ``undo`` say it, so that a start copied
+    from an earlier form of the hand shows what it puts back. Empty when the start in force
+    stays the same, or when the stream did not replay before (a correction repairing it)."""
+    from replay.amendments import effective_events
+
+    try:
+        was = effective_events(events)[0]
+    except IllegalAction:
+        return ()
+    now = effective_events([*events, amendment])[0]
+    if not was or not now or was[0].type != "hand_started" or now[0].type != "hand_started":
+        return ()
+    return tuple(started_changes(was[0], now[0], was[0].unit.decimals))
