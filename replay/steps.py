@@ -195,10 +195,11 @@ class Step:
     def explanation(self) -> tuple[str, ...]:
         """Every pot in words, then the uncalled chips returned (a voided hand's: every
         contribution): the lines ``show`` prints.
-        A pot not yet awarded reads ``pot N: AMOUNT (ELIGIBLE, ...)``."""
+        A pot not yet awarded reads ``Main pot: AMOUNT (ELIGIBLE, ...)`` (``Side pot N: …``),
+        as ``state`` names it (:func:`engine.awards.pot_name`, RULES.md §1.2)."""
         lines = []
         for pot in self.pots:
-            unpaid = f"pot {pot.index}: {pot.amount} ({', '.join(pot.eligible)})"
+            unpaid = f"{pot_name(pot.index)}: {pot.amount} ({', '.join(pot.eligible)})"
             lines.extend(pot.lines or (unpaid,))
         if self.returned:
             back = ", ".join(f"{p} {c}" for p, c in self.returned.items())
