@@ -7,7 +7,7 @@ live table's ``state`` keeps its pace (a walk of the whole chain costs 7 s for 1
 named as ``verify`` names it (:func:`ledger.store.chain.diagnose`), and the hand is not shown:
 its payouts would read as the books while the derived tables still count the rows as they
 were written. An edit of another hand's row, or rows rewritten with their hashes made again
-and linked anew, is ``verify``'s to find (docs/LEDGER.md "Tampering").
+and linked anew, is ``verify``'s to find (docs/LEDGER.md "A read never writes").
 """
 
 from __future__ import annotations
