@@ -31,7 +31,7 @@ Raises:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -44,6 +44,7 @@ from ledger.store.chain import SESSION_PREFIX
 from replay.amendment_kinds import kinds_by_seq
 from replay.amendments import in_force_before
 from replay.fold import replay_events
+from replay.ingest.export import Proof, proven
 from replay.started_changes import replaced_start
 from replay.steps import HandSteps, hand_steps
 from replay.typed import stream_decimals
@@ -245,17 +246,36 @@ class HandView:
         }
 
 
-def load_view(ledger: Any, hand: str, keys: Any = None) -> HandView:
+#: What ``view`` says of a broken chain (:func:`replay.ingest.export.proven`), as ``report``
+#: says it of its pages (:data:`replay.report.REPORT`).
+VIEW = Proof(
+    refused="no page written (it would show rows changed outside handledger as the books)",
+    retry="view with --broken-ok for a page of the rows as they are",
+    anyway="written anyway (--broken-ok): the page shows the rows as they are")
+
+
+def load_view(ledger: Any, hand: str, keys: Any = None, *, broken_ok: bool = False,
+              note: Callable[[str], None] | None = None) -> HandView:
     """The :class:`HandView` of ``hand`` in ``ledger`` (read only), its signed corrections
     and voids checked against ``keys`` (a :class:`ledger.store.keys.KeyStore`; None: not
-    checked).
+    checked). Its hash chain is proven first, as ``report`` proves it before its pages
+    (:func:`replay.ingest.export.proven`): a page vouches for the rows it shows as the books
+    (docs/LEDGER.md "Tampering"). ``broken_ok``: a broken chain is a ``warning:`` line given
+    to ``note`` instead.
 
     Raises:
+        ChainBroken: the chain breaks, named as ``verify`` names it (``ledger x.duckdb: broken
+            at position 689: …: no page written (…); run `handledger verify`, or view with
+            --broken-ok …``), unless ``broken_ok``; LedgerCorrupt: a block of the events
+            fails its checksum.
         NotFound: the ledger holds no such hand.
         IllegalAction: a stored event the rules reject.
         LedgerError: a damaged public key file in the key directory.
     """
     rows = ledger.read(hand)
+    if not rows or rows[0].hand_id is None:
+        raise no_hand(ledger.path, hand)
+    proven(ledger, broken_ok, note or (lambda _line: None), VIEW)
     if not rows or rows[0].hand_id is None:
         raise no_hand(ledger.path, hand)
     session = rows[0].session or rows[0].event.session

@@ -41,10 +41,12 @@ def cannot_award(state: HandState, result: Any) -> bool:
 def pots_explained(pots: Any) -> list[str]:
     """Every pot of ``pots`` (:class:`engine.awards.PotAward`, as the rules award them: a
     raked hand's less its rake) in the words ``show`` explains it with
-    (:meth:`replay.steps.Step.explanation`); a pot not awarded reads ``pot N: AMOUNT
-    (ELIGIBLE, ...)``. Chips."""
+    (:meth:`replay.steps.Step.explanation`); a pot not awarded reads ``Main pot: AMOUNT
+    (ELIGIBLE, ...)`` (``Side pot N: …``, :func:`engine.awards.pot_name`). Chips."""
+    from engine.awards import pot_name
+
     return [line for pot in pots
-            for line in pot.lines or (f"pot {pot.index}: {pot.amount} "
+            for line in pot.lines or (f"{pot_name(pot.index)}: {pot.amount} "
                                       f"({', '.join(pot.eligible)})",)]
 
 

@@ -163,7 +163,7 @@ def over_the_pot(state: HandState, event: ev.RecordedPayout, result: Any = None)
     its rake above the chips in the pot: every chip put in plus chips carried in (RULES.md
     §1.2, §7.1). ``result``: the rules' :class:`engine.settle.HandResult` of ``state``, whose
     uncalled bet returned (RULES.md §1.4) the refusal names apart from the pots, as ``state``
-    shows them (``pot 0: 2``, ``returned: Bob 1``).
+    shows them (``Main pot: 2``, ``returned: Bob 1``).
 
     Raises:
         IllegalAction: ``"the pot holds 200, 150 already paid: at most 50 more can be paid"``

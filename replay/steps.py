@@ -195,10 +195,11 @@ class Step:
     def explanation(self) -> tuple[str, ...]:
         """Every pot in words, then the uncalled chips returned (a voided hand's: every
         contribution): the lines ``show`` prints.
-        A pot not yet awarded reads ``pot N: AMOUNT (ELIGIBLE, ...)``."""
+        A pot not yet awarded reads ``Main pot: AMOUNT (ELIGIBLE, ...)`` (``Side pot N: …``),
+        as ``state`` names it (:func:`engine.awards.pot_name`, RULES.md §1.2)."""
         lines = []
         for pot in self.pots:
-            unpaid = f"pot {pot.index}: {pot.amount} ({', '.join(pot.eligible)})"
+            unpaid = f"{pot_name(pot.index)}: {pot.amount} ({', '.join(pot.eligible)})"
             lines.extend(pot.lines or (unpaid,))
         if self.returned:
             back = ", ".join(f"{p} {c}" for p, c in self.returned.items())
@@ -378,14 +379,20 @@ def load_steps(ledger: Any, hand: str, *, at: str | None = None) -> HandSteps:
     Raises:
         NotFound: no such hand; MalformedInput: ``at`` not a seq, past the hand stream's last
         seq (a correction's own seq included), or naming inserted rows the hand does not have;
-        engine.errors.IllegalAction: an event the rules reject.
+        engine.errors.IllegalAction: an event the rules reject; ChainBroken: a row of the
+        hand was changed outside handledger (:func:`ledger.store.shown_rows.check_shown`).
     """
     from dataclasses import replace
 
-    from ledger.store.streams import load_hand
+    from ledger.model.errors import no_hand
+    from ledger.store.shown_rows import check_shown, not_shown
     from replay.show_at import check_at, parse_at
 
-    events, _ = load_hand(ledger, hand)
+    rows = ledger.read(hand)
+    if not rows or rows[0].hand_id is None:
+        raise no_hand(ledger.path, hand)
+    check_shown(ledger.path, rows, not_shown(hand))
+    events = [r.event for r in rows]
     if at is None:
         return hand_steps(events)
     stop = parse_at(at, hand)

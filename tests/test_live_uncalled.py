@@ -67,7 +67,7 @@ def test_show_s_pot_is_state_s_once_the_uncalled_bet_is_back(user, db: str) -> N
     assert user("show", "u1")[1].splitlines()[-4:] == [
         "  6 Ann cbr 100                  pot 102 bet 100 [Bob:48 Ann:0] bet → Bob",
         "  7 Bob cc                       pot 100 [Bob:0 Ann:50] deal",
-        "    pot 0: 100 (Bob, Ann)",
+        "    Main pot: 100 (Bob, Ann)",
         "    uncalled returned: Ann 50"]
     for action in ("d db ??????", "d db ??", "d db ??", "pay Bob 100", "returned Ann 50", "end"):
         assert user("act", "u1", action)[0] == 0

@@ -48,7 +48,7 @@ def test_show_says_who_may_bring_it_in_and_open_as_state_does(user, db: str) -> 
     assert rows[7:9] == ["8 Fay pb pot 4 bet 1 [Dee:99 Eve:99 Fay:98] bet → Dee",
                           "9 Dee cc pot 5 bet 1 [Dee:98 Eve:99 Fay:98] bet → Eve"]
     assert rows[-2:] == [f"13 d dh Fay 4s pot 6 bet 0 [Dee:98 Eve:98 Fay:98] bet; {FIRST}",
-                         "pot 0: 6 (Dee, Eve, Fay)"]
+                         "Main pot: 6 (Dee, Eve, Fay)"]
     assert _rows(user, "--at", "13")[-2] == f"at 13: {FIRST}, check, bet to 2..2"
     assert user("act", "s", "Eve cc") == (0, "14 check; Fay to act: check, bet to 2..2\n", "")
     assert _rows(user)[-2] == "14 Eve cc pot 6 bet 0 [Dee:98 Eve:98 Fay:98] bet → Fay"

@@ -80,7 +80,8 @@ def test_ex01_steps_hand_checked() -> None:
     # 9, 13, 15 are one pot for p2-p6): 1 + 15 + 9 + 13 + 13 + 15 + 1 = 67, and p6's 2 above
     # 15 for p3-p6 (not yet called: it goes back if nobody does)
     assert _pots(allin) == [(67, ("p2", "p3", "p4", "p5", "p6")), (2, ("p3", "p4", "p5", "p6"))]
-    assert allin.explanation() == ("pot 0: 67 (p2, p3, p4, p5, p6)", "pot 1: 2 (p3, p4, p5, p6)")
+    assert allin.explanation() == ("Main pot: 67 (p2, p3, p4, p5, p6)",
+                                   "Side pot 1: 2 (p3, p4, p5, p6)")
     assert allin.pot_total == 69 and allin.current_bet == 16 and allin.street_name == "preflop"
     p2 = allin.seats[1]
     assert (p2.player, p2.stack, p2.bet, p2.put_in, p2.all_in, p2.folded) == (
@@ -128,7 +129,7 @@ def test_dispute_side_pot_forms_when_the_all_in_is_covered() -> None:
     # put in Ann 100, Bob 2, Cy 6: Bob and Cy can still match 100, so Ann's 94 above Cy's 6
     # is no pot of her own (the layers would read 6 / 8 for Ann, Cy / 94 for Ann)
     assert _pots(shove) == [(108, ("Ann", "Bob", "Cy"))]
-    assert shove.explanation() == ("pot 0: 108 (Ann, Bob, Cy)",)
+    assert shove.explanation() == ("Main pot: 108 (Ann, Bob, Cy)",)
     flop_bet = steps[11]  # Bob bets 50 beyond Ann's 100: the side pot Ann cannot win
     assert flop_bet.action == "p2 cbr 50" and flop_bet.to_act == "Cy"
     assert _pots(flop_bet) == [(300, ("Ann", "Bob", "Cy")), (50, ("Bob", "Cy"))]
@@ -142,7 +143,7 @@ def test_upto_stops_early_and_unpaid_pots_read_as_pot_n() -> None:
     # put in: p1 1, p2 1, p3 2, p4 3, p5 5, p6 1, p7 1 = 14; nobody folded or all-in, so
     # everyone can still match p5's 5: one pot for all seven (the layers at 1, 2, 3, 5 would
     # read 7 / 3 / 2 / 2, leaving out players still to act); nothing uncalled yet
-    assert hs.last.explanation() == ("pot 0: 14 (p1, p2, p3, p4, p5, p6, p7)",)
+    assert hs.last.explanation() == ("Main pot: 14 (p1, p2, p3, p4, p5, p6, p7)",)
     assert hs.last.returned == {}
 
 
@@ -393,7 +394,7 @@ def test_show_names_the_replacement_owed_before_the_next_discard(run) -> None:  
         " 11 d dh Cy ??                   pot 6 [Cy:98 Ann:98 Bob:98] draw → Ann",
         " 12 Ann sd ????                  pot 6 [Cy:98 Ann:98 Bob:98] "
         "draw → dealer deals Ann 2 replacement cards",
-        "    pot 0: 6 (Cy, Ann, Bob)"]
+        "    Main pot: 6 (Cy, Ann, Bob)"]
 
 
 def test_a_discard_names_the_cards_known_and_counts_the_rest(run, db) -> None:  # noqa: ANN001

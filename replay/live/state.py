@@ -64,12 +64,21 @@ _OVER = {"voided": "hand voided: every contribution returned",
 def now(ledger: Any, hand: str) -> Now:
     """:class:`Now` of ``hand``.
 
+    Its rows are checked first, as every read that shows a hand checks them
+    (:func:`ledger.store.shown_rows.check_shown`: each hashes to its stored hash).
+
     Raises:
-        NotFound: no such hand; IllegalAction: its events do not replay.
+        NotFound: no such hand; IllegalAction: its events do not replay; ChainBroken: a row
+            of the hand was changed outside handledger (named as ``verify`` names it).
     """
     from engine.settle import settle
+    from ledger.store.shown_rows import check_shown, not_shown
 
-    state, _ = current(ledger, hand)
+    rows = ledger.read_recent(hand)
+    if not rows or rows[0].hand_id is None:
+        raise no_hand(ledger.path, hand)
+    check_shown(ledger.path, rows, not_shown(hand))
+    state = fold_stream([r.event for r in rows])[0]
     result = settle(state)
     if state.status == "open":
         from replay.over import rules_pay

@@ -116,7 +116,8 @@ class _Builder:
     def known(self, row: Row, player: str | None) -> bool:
         if player in self.chips.behind:
             return True
-        self.error(row, "the player is not seated in this hand (line skipped)")
+        self.error(row, f"{player!r} is not seated in this hand: its Player stacks line does "
+                        "not list that ID")
         return False
 
     def deal(self) -> None:

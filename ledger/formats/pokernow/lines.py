@@ -88,6 +88,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ]
 ]
 
+#: The shapes again with an ID of any length: an entry of a known shape whose ID is not of 10
+#: characters names no player a seat list holds (:func:`parse_line` says so).
+_ANY_ID = [(kind, re.compile(p.pattern.replace(_ID, "[A-Za-z0-9_-]+"), p.flags))
+           for kind, p in _PATTERNS if _ID in p.pattern]
+#: The hand lines of a player who must be seated in the hand.
+_SEATED_KINDS = frozenset({"post", "bomb", "act", "uncalled", "collected", "show"})
+_ID_WORDS = "a PokerNow ID is 10 characters of A-Z, a-z, 0-9, _ and -"
+
 _SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c", "s": "s", "h": "h", "d": "d", "c": "c"}
 _RANKS = frozenset("23456789TJQKA")
 
@@ -267,7 +275,9 @@ def parse_line(entry: str) -> Line:
 
     Raises:
         ValueError: an entry of no known shape, or a known shape with unreadable cards or seats
-            (:class:`BookLineError`: a line of the session's book).
+            (:class:`BookLineError`: a line of the session's book), or with a player's ID not
+            of 10 characters (``'zzZZzz9' is not seated: no Player stacks line lists that ID
+            (…)`` for a hand line of his; FORMATS.md §2).
     """
     text = entry.strip()
     for kind, pattern in _PATTERNS:
@@ -281,4 +291,17 @@ def parse_line(entry: str) -> Line:
         if kind == "board":
             return _board(m)
         return _generic(kind, m)
+    for kind, pattern in _ANY_ID:
+        m = pattern.match(text)
+        if m is None:
+            continue
+        groups = m.groupdict()
+        odd = next((groups[k] for k in ("pid", "pid2", "former", "new")
+                    if groups.get(k) and len(groups[k]) != 10), None)
+        if odd is None:
+            break
+        if kind in _SEATED_KINDS:
+            raise ValueError(f"{odd!r} is not seated: no Player stacks line lists that ID "
+                             f"({_ID_WORDS})")
+        raise ValueError(f"{odd!r} is not a player's ID ({_ID_WORDS})")
     raise ValueError("unrecognised log entry")
