@@ -123,15 +123,16 @@ def _given_before(ledger: Any, read: FileRead, held: Held,
         stored_hand, session = found.get(hand.hand_id, (None, None))
         if stored_hand is None or session != entry.session:
             continue
-        if (entry.session, entry.seq) in stored:  # the ledger's row: as it was stored
-            if stored[entry.session, entry.seq] == stored_hand:  # type: ignore[index]
-                items[n] = dataclasses.replace(
-                    entry, event=entry.event.model_copy(update={"before": stored_hand}))
-        elif stored_hand in opened:
+        key = (entry.session, entry.seq)
+        if key in stored:  # the ledger's row: as it was stored
+            give = stored[key] == stored_hand  # type: ignore[index]
+        else:
+            give = stored_hand in opened
+            if not give and session in never:
+                unopened.append((entry, stored_hand))
+        if give:
             items[n] = dataclasses.replace(
                 entry, event=entry.event.model_copy(update={"before": stored_hand}))
-        elif session in never:
-            unopened.append((entry, stored_hand))
     return dataclasses.replace(read, items=items), unopened
 
 
