@@ -26,7 +26,9 @@ audit (:mod:`ledger.audit.checks`) compares:
 
 Players are known by one name across the series: ``player_alias`` events map another name or a
 platform id to him (:func:`resolve_aliases`) everywhere here. Hands outside any opened session
-(no ``session_opened``) count in the nets but are not followed chip by chip. A hand of no
+(no ``session_opened``) count in the nets but are not followed chip by chip; once the session
+is opened, its hands stored before the opening are followed from each player's first hand
+there (taken as it starts: RULES.md §1.1, no buy-in counts before the opening). A hand of no
 session counts chips of its own unit (``HandFacts.unit``): once those differ, the book of no
 session keeps a book per unit beside it (:attr:`SessionBook.by_unit`), since chips of
 different values never add up (docs/BOOKS.md "Chips of different values"). Money is always an int
@@ -351,6 +353,12 @@ class SessionBook:
     players: dict[str, PlayerBook] = field(default_factory=dict)
     hands: list[HandFacts] = field(default_factory=list)
     starts: list[StartCheck] = field(default_factory=list)
+    #: The starts of its hands stored before its opening that do not follow the player's
+    #: previous hand of the session (a player's first hand there is taken as it starts: no
+    #: buy-in counts before the opening); moved into :attr:`starts` when the opening comes,
+    #: dropped with the book if it never does (a session named by its hands alone is not
+    #: followed).
+    unopened: list[StartCheck] = field(default_factory=list)
     cash_outs: list[CashOutCheck] = field(default_factory=list)
     payments: list[tuple[str | None, str | None, int]] = field(default_factory=list)
     statement: Statement | None = None
@@ -636,6 +644,7 @@ def _session_event(book: SessionBook, e: Any, position: int, names: Names,
         book.platform = True
     if t == "session_opened" and book.opened is None:
         book.opened = e
+        book.starts[:0], book.unopened = book.unopened, []  # its hands before it: followed
         book.chip_value_minor, book.currency, book.decimals = (
             e.chip_value_minor, e.currency, e.decimals)
     elif t == "session_closed":
@@ -752,6 +761,29 @@ def _voided(players: dict[str, PlayerBook], h: HandFacts,
             pb.stood = _as_stood(revisions, p, before, pb.bought)
 
 
+def _check_start(starts: list[StartCheck] | None, ahead: list[StartCheck] | None,
+                 h: HandFacts, pb: PlayerBook, start: int) -> None:
+    """Check ``pb``'s starting stack ``start`` in hand ``h`` into ``starts`` (an opened
+    session's book: every start), or, his previous hand of the session known, into ``ahead``
+    (one not opened yet: a start that does not follow it, :attr:`SessionBook.unopened`)."""
+    if starts is not None:
+        expected = (pb.stack if pb.seated else 0) if pb.known else None
+        starts.append(_start(h, pb, expected, start))
+    elif ahead is not None and pb.previous is not None and pb.known and pb.seated and (
+            pb.stack != start):  # a hand stored before the session's opening
+        ahead.append(_start(h, pb, pb.stack, start))
+
+
+def _start(h: HandFacts, pb: PlayerBook, expected: int | None, start: int) -> StartCheck:
+    """The check of ``pb``'s starting stack ``start`` in hand ``h`` against ``expected``
+    (chips; None: not known), with his previous hand as it stood when ``h`` was stored."""
+    if pb.stood:
+        return StartCheck(h.hand, h.ord, pb.player, expected, start, pb.previous, pb.bought,
+                          pb.cashed, *_stood(pb, h.position))
+    return StartCheck(h.hand, h.ord, pb.player, expected, start, pb.previous, pb.bought,
+                      pb.cashed)
+
+
 def _hand(book: SessionBook, h: HandFacts, revisions: tuple[Revision, ...] = ()) -> None:
     if not book.hand_count and book.opened is None and not book.changed:
         book.chip_value_minor, book.currency, book.decimals = h.unit
@@ -762,7 +794,8 @@ def _hand(book: SessionBook, h: HandFacts, revisions: tuple[Revision, ...] = ())
         _voided(players, h, revisions)
         return
     starts = book.starts if book.followed else None
-    paid, put_in, hand, ord_ = h.paid, h.contributions, h.hand, h.ord
+    ahead = book.unopened if starts is None and book.name is not None else None
+    paid, put_in, hand = h.paid, h.contributions, h.hand
     if h.payouts:  # most hands: none
         book.rake += counted_rake(h.payouts)
     # What the table did (the payouts; the rules when nothing was recorded): the balances
@@ -773,12 +806,7 @@ def _hand(book: SessionBook, h: HandFacts, revisions: tuple[Revision, ...] = ())
         pb = players.get(p)
         if pb is None:
             pb = players[p] = PlayerBook(p, position)
-        if starts is not None:
-            expected = (pb.stack if pb.seated else 0) if pb.known else None
-            starts.append(StartCheck(hand, ord_, p, expected, start, pb.previous, pb.bought,
-                                     pb.cashed, *_stood(pb, position)) if pb.stood else
-                          StartCheck(hand, ord_, p, expected, start, pb.previous, pb.bought,
-                                     pb.cashed))
+        _check_start(starts, ahead, h, pb, start)
         if revisions:  # rare: a hand corrected after later events took its chips
             pb.stood = _as_stood(revisions, p, (pb.stack if pb.seated else 0) if pb.known
                                  else None, 0)

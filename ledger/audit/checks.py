@@ -293,7 +293,9 @@ def carried_chips(book: SessionBook) -> list[Finding]:
 
 def starting_stacks(book: SessionBook) -> list[Finding]:
     """A player's starting stack ≠ his stack after his previous hand plus the buy-ins between
-    (his first hand: his buy-ins). Checked in opened sessions only. A first hand with no
+    (his first hand: his buy-ins). Checked in opened sessions only, their hands stored before
+    the opening too, from each player's second hand there on (his first is taken as it starts:
+    no buy-in counts before the opening, RULES.md §1.1). A first hand with no
     buy-in before it, of a player whose buy-ins are all recorded after it, says so: the books
     take chips in the order recorded (RULES.md §1.1), and a buy-in recorded after a hand never
     funds it. A start that follows the previous hand as it stood when the later hand was

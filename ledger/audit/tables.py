@@ -89,8 +89,9 @@ if TYPE_CHECKING:
 #: no hand counted in ``sessions``, no row in ``player_hand_results``); 30:
 #: ``player_nicknames`` takes no host's row for an id's name (``player alias Player7 Dave``
 #: after ``player alias Dave ID``: Player7 is no id known as Dave), as
-#: :func:`ledger.store.streams.shown_names` reads the rows.
-DERIVED_VERSION = "30"
+#: :func:`ledger.store.streams.shown_names` reads the rows; 31: a session opened after some
+#: of its hands follows their starting stacks too (``stack_continuity`` findings).
+DERIVED_VERSION = "31"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

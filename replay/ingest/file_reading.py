@@ -109,8 +109,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         read = buy_ins_before_held(ledger, read, stored)  # its hands came by PHH first
     if importer.name == "jsonl":  # an old export's hands in their session's chips
         from replay.ingest.old_units import note_openings
+        from replay.ingest.pnbefore import book_before_held
 
         note_openings(read)
+        read = book_before_held(ledger, read)  # its hands came by PHH first
     return _without_stored_entries(ledger, read, closed=closed)
 
 
