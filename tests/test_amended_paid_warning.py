@@ -74,7 +74,8 @@ def test_a_correction_that_reorders_the_seats_under_their_blinds_is_refused(user
     big = '{"type": "forced_bet", "player": "Cy", "kind": "big_blind", "amount": 2}'
     assert user("correct", "w2", "--replace", "1", start, "--replace", "2", small,
                 "--replace", "3", big, "--reason", "seats in wrong order", "--by", "host") == (
-        0, "corrected hand w2 (seq 4); change in net: Bob +1, Cy -1; by the rules: Cy -1, "
+        0, "corrected hand w2 (seq 4); start: seat order Cy, Bob, Ann → Bob, Cy, Ann; "
+        "change in net: Bob +1, Cy -1; by the rules: Cy -1, "
            "Bob +1\n", "")
     shown = user("show", "w2")[1]
     assert "  2 Bob posts small blind 1 " in shown and "  3 Cy posts big blind 2 " in shown

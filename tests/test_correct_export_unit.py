@@ -78,7 +78,8 @@ def test_a_copied_start_with_one_stack_changed_changes_only_that_stack(friday: P
     result = run(db, "correct", "3", "--replace", "1", exported(db, bob_150),
                  "--reason", "typo", "--by", "Host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "corrected hand 3 (seq 4); change in net: none; by the rules: unchanged\n", "")
+        0, "corrected hand 3 (seq 4); start: seat Bob's stack 15 → 150; change in net: none; "
+        "by the rules: unchanged\n", "")
     assert correction_lines(db)[1] == (
         "replace seq 1 hand_started 3: seat Bob's stack 15 → 150 (seq 1 was: hand_started 3)")
     lines = run(db, "sql", "select hand_id, chip_value_minor, currency, decimals from hands "
@@ -194,7 +195,8 @@ def test_a_chip_of_a_cent_is_kept_too(tmp_path: Path) -> None:
     result = run(db, "correct", "c1", "--replace", "1", json.dumps(event), "--reason", "typo",
                  "--by", "Host")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "corrected hand c1 (seq 4); change in net: none; by the rules: unchanged\n", "")
+        0, "corrected hand c1 (seq 4); start: seat Bob's stack 50 → 500; change in net: none; "
+        "by the rules: unchanged\n", "")
     assert [line.strip() for line in run(db, "history", "c1").stdout.splitlines()][-1] == (
         "replace seq 1 hand_started c1: seat Bob's stack 50 → 500 (seq 1 was: hand_started c1)")
     assert run(db, "state", "c1").stdout.splitlines()[3] == "stacks: Bob 498 bet 2, Ann 499 bet 1"

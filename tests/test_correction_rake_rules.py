@@ -100,7 +100,8 @@ def test_a_later_hand_follows_once_its_start_is_corrected_as_the_warning_says(ru
         seat["stack"] += seat["player"] == "Cy"
     out = run("correct", "h2", "--replace", "1", json.dumps(event), "--reason", "Cy had 101",
               "--by", "host")
-    assert out.output == ("corrected hand h2 (seq 23); change in net: none; by the rules: "
+    assert out.output == ("corrected hand h2 (seq 23); start: seat Cy's stack 100 → 101; "
+                          "change in net: none; by the rules: "
                           "unchanged\n")
     audit = run("audit")
     assert audit.exit_code == 0 and "owed" not in audit.output

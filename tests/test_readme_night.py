@@ -199,7 +199,8 @@ def test_a_stack_typed_wrong_is_corrected_as_printed(run) -> None:  # noqa: ANN0
     result = run(*argv)
     assert result.exit_code == 0, result.output
     assert result.output == printed == (
-        "corrected hand 2 (seq 4); change in net: none; by the rules: unchanged\n")
+        "corrected hand 2 (seq 4); start: seat Bob's stack 15 → 150; change in net: none; by the "
+        "rules: unchanged\n")
     assert "seat Bob's stack 15 → 150 (seq 1 was: hand_started 2)" in run("history", "2").output
 
 
