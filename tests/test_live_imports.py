@@ -120,8 +120,9 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
     assert modules >= {"engine.settle", "engine.awards", "engine.evaluate"}
     assert "engine.declare.award" not in modules
     assert not {m for m in modules if m.startswith("ledger.formats")}
-    # a read hashes and links nothing: neither the chain, its proof by queries, the columns'
-    # preparation nor the canonical JSON, nor the names of a damaged block
+    # a read hashes the hand's own rows alone (ledger.store.rowhash), nothing else: neither
+    # the chain, its proof by queries, the columns' preparation nor the canonical JSON, nor
+    # the names of a damaged block
     assert not modules & {"ledger.store.chain", "ledger.store.chainsql", "ledger.store.headcheck",
                           "ledger.store.tail", "ledger.store.columns", "ledger.model.canonical",
                           "ledger.store.blocks"}, modules

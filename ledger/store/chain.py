@@ -34,14 +34,13 @@ from pydantic import TypeAdapter
 from ledger.model.canonical import payload_json
 from ledger.model.errors import DuplicateEvent, MalformedEvent
 from ledger.model.events import HandEvent, SessionEvent
+from ledger.store.rowhash import GENESIS, row_hash, timestamp_text
 
 Event = HandEvent | SessionEvent
 #: A session's stream is ``session:<name>``; any other stream is a hand id.
 SESSION_PREFIX = "session:"
 _HAND_TYPES = frozenset(HandEvent.__args__)  # type: ignore[attr-defined]
 _SESSION_TYPES = frozenset(SessionEvent.__args__)  # type: ignore[attr-defined]
-#: ``prev_hash`` of the row at position 1.
-GENESIS = "0" * 64
 #: A stored row in the ``events`` column order: (position, stream, hand_id, session, seq, type,
 #: schema_version, payload, recorded_at, source_key, prev_hash, hash).
 Row = tuple[Any, ...]
@@ -55,53 +54,6 @@ def canonical_json(event: Event) -> str:
     """The same text as :func:`ledger.model.events.event_json` (a test checks it) at half the
     cost."""
     return payload_json(_dump([event], mode="json")[0])
-
-
-def timestamp_text(moment: datetime) -> str:
-    """The canonical text of a naive UTC timestamp, always with microseconds.
-
-    >>> timestamp_text(datetime(2024, 5, 1, 12, 30))
-    '2024-05-01T12:30:00.000000'
-    """
-    return moment.isoformat(timespec="microseconds")
-
-
-def row_hash(
-    prev_hash: str,
-    *,
-    position: int,
-    stream: str,
-    hand_id: str | None,
-    session: str | None,
-    seq: int,
-    type: str,
-    schema_version: int,
-    payload: str,
-    recorded_at: datetime | None,
-    source_key: str | None,
-) -> str:
-    """SHA-256 hex of one row linked to ``prev_hash`` (see the module docstring for the text).
-
-    >>> len(row_hash(GENESIS, position=1, stream="h1", hand_id="h1", session=None, seq=1,
-    ...     type="fold", schema_version=1, payload="{}", recorded_at=datetime(2024, 1, 1),
-    ...     source_key=None))
-    64
-    """
-    header = json.dumps(
-        [
-            position,
-            stream,
-            hand_id,
-            session,
-            seq,
-            type,
-            schema_version,
-            None if recorded_at is None else timestamp_text(recorded_at),
-            source_key,
-        ],
-        separators=_SEPARATORS,
-    )
-    return hashlib.sha256(f"{prev_hash}\n{header}\n{payload}".encode()).hexdigest()
 
 
 @dataclass
