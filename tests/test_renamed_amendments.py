@@ -126,3 +126,24 @@ def test_phh_of_the_corrected_hand_is_refused_and_a_void_has_none(tmp_path: Path
     code, _, err = cli(w, "export", W4, "--format", "phh", "-o", str(tmp_path / "v.phh"))
     assert (code, err) == (2, f"error: hand {W4}: cannot be written as PHH: it is voided, and "
                               "PHH cannot say a hand was voided (--format jsonl can)\n")
+
+
+def test_a_signed_void_is_refused_under_another_id(tmp_path: Path, both: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HANDLEDGER_KEYS", str(tmp_path / "keys"))
+    x, w = copies(tmp_path, both)
+    assert cli(x, "key", "new", "Ann")[0] == 0
+    v = amended(x, X4, tmp_path / "v.jsonl", "void", X4, "--reason", "misdeal", "--by", "Ann",
+                "--sign", "Ann")
+    code, out, err = cli(w, "import", str(v))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
+                              "ledger; 1 rejected\n")
+    assert err == (
+        f"error: {v}:12, hand {X4}: this hand is hand {W4} of the ledger under another id (the "
+        "same source key: its site's file imported under another session name), and its "
+        "amendments are signed: a signature binds the hand's id and rows, so appended to "
+        f"{W4} it would not verify; nothing of this hand was written (amend it here: "
+        f"`handledger void {W4} ... --sign NAME`, or `correct`)\n")
+    assert nets(w) == NETS
+    code, out, _ = cli(w, "history", W4)
+    assert (code, out.splitlines()[-1]) == (0, "no corrections or voids")

@@ -10,7 +10,9 @@ amendments. :func:`as_stored_hands` gives such a copy the stored hand's id and s
 does (:func:`replay.ingest.known_hands.drop_known_hands`): its original events compared with
 the stored ones, its amendments appended to the stored hand (counted amended), or refused in
 one line, a closed session needing ``--closed``. A copy without amendments is left as it is
-(known by its key, as before).
+(known by its key, as before). A signed amendment cannot go under another id: its signature
+binds the hand's id and rows (:mod:`ledger.store.signing`), so it would no longer verify
+there; such a copy is refused in one line, nothing of the hand written.
 """
 
 from __future__ import annotations
@@ -18,20 +20,29 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.model.batch import Batch
+from ledger.model.errors import LedgerError
+from ledger.model.shell import shell_arg
 from replay.ingest.carried_source import SITE_PREFIXES
 from replay.ingest.stored_copy import LATER
 
 
-def as_stored_hands(ledger: Any, batches: list[Batch], *, upto: int) -> list[Batch]:
+def as_stored_hands(ledger: Any, batches: list[Batch], *, upto: int
+                    ) -> tuple[list[Batch], list[LedgerError]]:
     """``batches`` with each hand that carries amendments (a ``correction`` or
     ``hand_voided`` row) and a site's source key (``pokernow:``, ``pokerstars:``) that a
     hand of another id stored at or before ``upto`` has as its first row's key renamed to
     that hand: its batch's stream, hand id and session, and its ``hand_started``'s ``hand``
     and ``session``, those of the stored hand. One lookup, none when no batch has such a key.
+
+    Returns:
+        The batches (renamed ones among them) and the refusals of the copies whose
+        amendments are signed (not among the batches: nothing of such a hand is written),
+        each naming the file's hand, the line of its first signed amendment and the stored
+        hand.
     """
     mine = {b.source_key: b.hand_id for b in batches if _amended_site_hand(b)}
     if not mine or not upto:
-        return batches
+        return batches, []
     held = {key: (hand, session) for key, hand, session in ledger.query(
         "SELECT source_key, hand_id, session FROM events WHERE seq = 1 AND position <= ?"
         " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
@@ -39,13 +50,39 @@ def as_stored_hands(ledger: Any, batches: list[Batch], *, upto: int) -> list[Bat
     found = {key: held[key] for key, hand in mine.items()
              if key in held and held[key][0] != hand}
     if not found:
-        return batches
+        return batches, []
     held_ids = {hand for hand, in ledger.query(
         "SELECT DISTINCT hand_id FROM events WHERE hand_id IN (SELECT UNNEST(?))",
         [sorted(h for h in mine.values() if h is not None)])}
-    return [_renamed(b, *found[b.source_key])
-            if b.source_key in found and b.hand_id not in held_ids and _amended_site_hand(b)
-            else b for b in batches]
+    out, refused = [], []
+    for b in batches:
+        if b.source_key not in found or b.hand_id in held_ids or not _amended_site_hand(b):
+            out.append(b)
+        elif (signed := _signed_at(b)) is not None:
+            refused.append(_refusal(b, found[b.source_key][0], signed))
+        else:
+            out.append(_renamed(b, *found[b.source_key]))
+    return out, refused
+
+
+def _signed_at(b: Batch) -> int | None:
+    """The file line of the first signed correction or void of ``b`` (its hand's line when
+    the rows' lines are not known); None when none is signed."""
+    assert b.events is not None
+    for i, e in enumerate(b.events):
+        if e.type in LATER and getattr(e, "signature", None) is not None:
+            return b.lines[i] if b.lines is not None and i < len(b.lines) else b.line
+    return None
+
+
+def _refusal(b: Batch, stored: str, line: int | None) -> LedgerError:
+    return LedgerError(
+        f"this hand is hand {stored} of the ledger under another id (the same source key: "
+        "its site's file imported under another session name), and its amendments are "
+        f"signed: a signature binds the hand's id and rows, so appended to {stored} it "
+        "would not verify; nothing of this hand was written (amend it here: `handledger "
+        f"void {shell_arg(stored)} ... --sign NAME`, or `correct`)",
+        hand=b.hand_id, line=line)
 
 
 def _amended_site_hand(b: Batch) -> bool:

@@ -130,10 +130,11 @@ class FileWriter:
         if not self.game:
             self.book_sessions.update(dict.fromkeys(
                 b.session for b in batches if not b.is_hand and b.session is not None))
-        batches = as_stored_hands(self.ledger, batches, upto=self.stored)
+        batches, signed = as_stored_hands(self.ledger, batches, upto=self.stored)
         batches, clashes, outside = drop_known_hands(
             self.ledger, batches, file_name(self.path.name), upto=self.stored,
             closed=self.closed, carried=self.in_order)
+        clashes.extend(signed)
         if self.book_sessions:  # its book without hands the ledger holds elsewhere: refused
             clashes.extend(stored_elsewhere(self.ledger, batches, list(self.book_sessions),
                                             upto=self.stored))
