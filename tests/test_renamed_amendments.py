@@ -94,9 +94,11 @@ def test_the_other_way_into_a_closed_session(tmp_path: Path, both: Path) -> None
     v = amended(w, W4, tmp_path / "v.jsonl", "void", W4, "--reason", "misdeal", "--by", "Ann")
     assert cli(x, "session", "close", "charlestudor_Input_Log_001")[0] == 0
     code, out, err = cli(x, "import", str(v))
-    assert code == 2
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
+                              "ledger; 1 rejected\n")
     assert err == (
-        f"error: {v}:1, hand {X4}: session 'charlestudor_Input_Log_001' is closed (entry 11) "
+        f"error: {v}:1, hand {W4}: this is hand {X4} of the ledger under another id; session "
+        "'charlestudor_Input_Log_001' is closed (entry 11) "
         "and this file would append to the hand the corrections and voids another ledger "
         "made to it: its books were settled up at the close; nothing of the file was "
         "written; --closed records it anyway\n")

@@ -27,7 +27,7 @@ from replay.ingest.stored_copy import LATER
 
 
 def as_stored_hands(ledger: Any, batches: list[Batch], *, upto: int
-                    ) -> tuple[list[Batch], list[LedgerError]]:
+                    ) -> tuple[list[Batch], list[LedgerError], dict[str, str]]:
     """``batches`` with each hand that carries amendments (a ``correction`` or
     ``hand_voided`` row) and a site's source key (``pokernow:``, ``pokerstars:``) that a
     hand of another id stored at or before ``upto`` has as its first row's key renamed to
@@ -38,11 +38,11 @@ def as_stored_hands(ledger: Any, batches: list[Batch], *, upto: int
         The batches (renamed ones among them) and the refusals of the copies whose
         amendments are signed (not among the batches: nothing of such a hand is written),
         each naming the file's hand, the line of its first signed amendment and the stored
-        hand.
+        hand; and ``{stored hand's id: the file's id}`` of the copies renamed.
     """
     mine = {b.source_key: b.hand_id for b in batches if _amended_site_hand(b)}
     if not mine or not upto:
-        return batches, []
+        return batches, [], {}
     held = {key: (hand, session) for key, hand, session in ledger.query(
         "SELECT source_key, hand_id, session FROM events WHERE seq = 1 AND position <= ?"
         " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
@@ -50,11 +50,11 @@ def as_stored_hands(ledger: Any, batches: list[Batch], *, upto: int
     found = {key: held[key] for key, hand in mine.items()
              if key in held and held[key][0] != hand}
     if not found:
-        return batches, []
+        return batches, [], {}
     held_ids = {hand for hand, in ledger.query(
         "SELECT DISTINCT hand_id FROM events WHERE hand_id IN (SELECT UNNEST(?))",
         [sorted(h for h in mine.values() if h is not None)])}
-    out, refused = [], []
+    out, refused, renamed = [], [], {}
     for b in batches:
         if b.source_key not in found or b.hand_id in held_ids or not _amended_site_hand(b):
             out.append(b)
@@ -62,7 +62,21 @@ def as_stored_hands(ledger: Any, batches: list[Batch], *, upto: int
             refused.append(_refusal(b, found[b.source_key][0], signed))
         else:
             out.append(_renamed(b, *found[b.source_key]))
-    return out, refused
+            renamed[found[b.source_key][0]] = b.hand_id
+    return out, refused, renamed
+
+
+def of_the_file(error: LedgerError, renamed: dict[str, str]) -> LedgerError:
+    """``error`` about a stored hand a copy of ``renamed`` (:func:`as_stored_hands`) was
+    given the id of, said of the file's hand (whose id the import counts), the stored hand
+    named first (``this is hand pn-w1-4-… of the ledger under another id; …``); else
+    ``error`` as it is."""
+    stored = error.hand
+    if stored in renamed:
+        error.hand = renamed[stored]
+        error.message = (f"this is hand {stored} of the ledger under another id; "
+                         f"{error.message}")
+    return error
 
 
 def _signed_at(b: Batch) -> int | None:
