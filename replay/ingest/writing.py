@@ -39,6 +39,7 @@ from replay.ingest.known_hands import (
     stored_outside,
     voided_among,
 )
+from replay.ingest.renamed_copies import as_stored_hands, of_the_file
 from replay.ingest.samedeal import drop_same_deals
 from replay.ingest.unbought import FirstSeats, unbought_seats
 from replay.ingest.write_lines import (
@@ -129,9 +130,14 @@ class FileWriter:
         if not self.game:
             self.book_sessions.update(dict.fromkeys(
                 b.session for b in batches if not b.is_hand and b.session is not None))
-        batches, clashes, outside = drop_known_hands(
-            self.ledger, batches, file_name(self.path.name), upto=self.stored,
-            closed=self.closed, carried=self.in_order)
+        batches, signed, renamed = as_stored_hands(self.ledger, batches, upto=self.stored)
+        try:
+            batches, clashes, outside = drop_known_hands(
+                self.ledger, batches, file_name(self.path.name), upto=self.stored,
+                closed=self.closed, carried=self.in_order)
+        except LedgerError as exc:  # a closed session: said of the file's hand
+            raise of_the_file(exc, renamed) from None
+        clashes.extend(signed)
         if self.book_sessions:  # its book without hands the ledger holds elsewhere: refused
             clashes.extend(stored_elsewhere(self.ledger, batches, list(self.book_sessions),
                                             upto=self.stored))
