@@ -19,8 +19,8 @@ LOG = SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"
 FIRST_LOG = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
 HAND2 = "pn-charlestudor_Input_Log_002-2-164267583814001"
 HAND1_OF_FIRST = "pn-charlestudor_Input_Log_001-1-164210353199300"
-REFUSED = ("imported 0 hand(s) (0 events) from 1 file(s); {} already in the ledger; "
-           "1 rejected\n")
+REFUSED = "imported 0 hand(s) (0 events) from 1 file(s); {} already in the ledger; 1 rejected"
+NOT_WRITTEN = "; {} other hand(s) not written, their file refused"
 HAND2_ALONE = (
     "player                  net       buy-in     cash-out  hands sessions\n"
     "YJJJbgIQrB               30            0            0      1        1\n"
@@ -48,8 +48,10 @@ def _export(tmp_path: Path, log: Path, *args: str) -> Path:
 
 
 def _refused(db: Path, log: Path, stderr: str, held: int) -> None:
+    """The log's four hands: ``held`` already in the ledger, the others not written."""
     before = events(db)
-    assert one_shot(db, "import", str(log)) == (2, REFUSED.format(held), stderr)
+    summary = REFUSED.format(held) + (NOT_WRITTEN.format(4 - held) if held < 4 else "")
+    assert one_shot(db, "import", str(log)) == (2, summary + "\n", stderr)
     assert events(db) == before
 
 
@@ -70,7 +72,7 @@ def test_the_log_after_a_one_hand_phh_export_is_refused(tmp_path: Path) -> None:
     one = _export(tmp_path, LOG, "--format", "phh", HAND2, "one.phh")
     assert one_shot(db, "import", str(one))[0] == 0
     _refused(db, LOG, _refusal(LOG, 70, "hand pn-charlestudor_Input_Log_002-1-"
-                               "164267577749500", HAND2, "charlestudor_Input_Log_002"), 0)
+                               "164267577749500", HAND2, "charlestudor_Input_Log_002"), 1)
     assert one_shot(db, "balances") == (0, HAND2_ALONE, "")
 
 
@@ -82,7 +84,7 @@ def test_the_log_after_its_whole_phh_export_is_refused_at_its_first_quit(
     whole = _export(tmp_path, LOG, "--format", "phh", "p.phhs")
     assert one_shot(db, "import", str(whole))[0] == 0
     _refused(db, LOG, _refusal(LOG, 48, "seat_change", HAND2, "charlestudor_Input_Log_002"),
-             0)
+             4)
 
 
 def test_a_held_first_hand_alone_is_refused_at_the_book_before_it(tmp_path: Path) -> None:
