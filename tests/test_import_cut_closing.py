@@ -68,7 +68,7 @@ def test_an_export_cut_by_a_line_is_refused_whole(tmp_path: Path, jobs: str) -> 
     code, out, err = one_shot(db, "import", "--jobs", jobs, str(cut))
     assert (code, out, err) == (
         2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
-           "1 rejected\n",
+           "1 rejected; 2 other hand(s) not written, their file refused\n",
         f"error: {cut}:24: the closing line counts 24 lines before it, the file has 23: "
         "lines are missing or added (is the file cut or pasted together?); nothing of the "
         "file was written\n")

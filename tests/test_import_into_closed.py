@@ -82,7 +82,8 @@ def test_a_log_into_a_closed_session_of_its_own_name_is_refused_whole(
     other.parent.mkdir()
     shutil.copy(CT2, other)
     assert one_shot(db, "import", str(other)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
+           "4 other hand(s) not written, their file refused\n",
         f"error: {other}:78: session 'charlestudor_Input_Log_001' is closed: it takes no more "
         "hands or buy-ins, and this log would add 4 hand(s) and 18 session line(s) to it; "
         "nothing of the file was written\n")
@@ -100,7 +101,8 @@ def test_a_log_into_a_closed_session_of_its_own_name_is_refused_whole(
     whole = tmp_path / "whole.csv"
     shutil.copy(CT1, whole)
     assert one_shot(cut, "import", str(whole)) == (  # its three other hands held: known
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; 1 rejected\n",
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; 1 rejected; "
+           "1 other hand(s) not written, their file refused\n",
         f"error: {whole}:11: session 'short' is closed: it takes no more hands or buy-ins, and "
         "this log would add 1 hand(s) and 0 session line(s) to it; nothing of the file was "
         "written\n")

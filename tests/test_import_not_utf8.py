@@ -42,7 +42,7 @@ def test_a_byte_not_utf8_in_a_session_file_refuses_it_whole(
     for jobs in ("1", "2"):
         assert one_shot(db, "import", "--jobs", jobs, str(path)) == (2, (
             "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
-            "1 rejected\n"), (
+            "1 rejected; 30 other hand(s) not written, their file refused\n"), (
             f"error: {path}:{line}: not UTF-8 (invalid continuation byte at byte {byte}): "
             f"{WHY}\n"))
         assert not db.exists()  # nothing written: not even the new ledger file

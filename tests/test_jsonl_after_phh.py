@@ -71,7 +71,7 @@ def test_a_book_that_would_open_the_session_after_its_hands_is_refused(
         0, f"{GAME}  -  52 hand(s)  0 buy-in(s)  never opened (named by its hands)\n", "")
     before = events(db)
     assert one_shot(db, "import", str(jsonl)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 52 already in the ledger; "
            "1 rejected\n",
         f"error: {jsonl}:4, session {GAME}: its buy_in at seq 4 (Bq7QhNKAYJ, 1000 chips) was "
         f"made before hand pn-{GAME}-1-165843755677200, which the ledger holds already in "

@@ -60,7 +60,8 @@ def test_the_whole_log_after_the_cut_one_is_refused(tmp_path: Path, noold: Path)
     for options in ([], ["--session", "noold"]):
         assert one_shot(db, "import", *options, str(LOG)) == (
             2, "imported 0 hand(s) (0 events) from 1 file(s); 51 already in the ledger; 1 "
-               "rejected\n", refusal)  # the hands it shares with the cut export: known
+               "rejected; 1 other hand(s) not written, their file refused\n",
+            refusal)  # the hands it shares with the cut export: known; its first not written
     assert events(db) == before
     assert one_shot(db, "session", "list")[1] == (
         "noold  2022-07-21  51 hand(s)  0 buy-in(s)  open\n")

@@ -21,6 +21,9 @@ A8 = "gE4aE_Yhc3"
 EMPTY = "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n"
 #: The same, the copy's four hands held (as a file refused once checked counts them).
 HELD = "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; 1 rejected\n"
+#: its 4 hands none of the ledger's: each not written with the refused file
+UNWRITTEN = ("imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
+             "4 other hand(s) not written, their file refused\n")
 
 
 def _write(path: Path, text: str) -> Path:
@@ -67,7 +70,7 @@ def test_a_copy_with_one_id_edited_is_refused_and_writes_nothing(tmp_path, ids) 
     hand = "pn-game-h164267577749500" if ids else "pn-game-1-164267577749500"
     # with hand ids its hands are the stored ones by their keys (held); without, its edited
     # seat makes each key another
-    assert out.output == _edited_seat(copy, 70, hand, "game") + (HELD if ids else EMPTY)
+    assert out.output == _edited_seat(copy, 70, hand, "game") + (HELD if ids else UNWRITTEN)
     assert _rows(run) == before
     balances = run("balances").output
     assert "gE4aE_Yhc4" not in balances and "A8 " in balances
@@ -108,7 +111,7 @@ def test_a_session_line_that_cannot_be_read_refuses_the_file(tmp_path, entry, sa
         assert out.exit_code == 2
         assert out.output == (f"error: {log}:32, session bad, {said}; a line of the session's "
                               "book is refused, so nothing of the file was written (correct "
-                              "the line and import the file again)\n" + EMPTY)
+                              "the line and import the file again)\n" + UNWRITTEN)
         assert _rows(run) == before
 
 

@@ -585,7 +585,8 @@ def test_an_export_in_whole_chips_then_the_log_in_cents_is_refused(tmp_path: Pat
     before = events(db)
     assert [e[5] for e in before] == ["session_opened", "player_alias"]
     assert one_shot(db, "import", str(RIT)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
+           "3 other hand(s) not written, their file refused\n",
         f"error: {RIT}: this log counts cents (an amount has a decimal point), but the ledger "
         "holds an export of the same game, in session pokernowpy_run-it-twice, that counts "
         "whole chips: its amounts would not be the stored ones; nothing of the file was "

@@ -92,7 +92,7 @@ def test_the_log_into_another_session_than_its_hands_is_refused(tmp_path: Path) 
     db = _hands_alone(tmp_path, _phh_export(tmp_path))
     before = events(db)
     assert one_shot(db, "import", "--session", "club", str(LOG)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; "
            "1 rejected\n",
         f"error: {LOG}: this PokerNow game's hands are in the ledger already, in session "
         "friday, without its book (they came from a PHH file, which carries none): its buy-ins "

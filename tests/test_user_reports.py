@@ -112,4 +112,4 @@ def test_a_stray_byte_after_the_first_line_is_named_at_its_line(user,  # noqa: A
                    "a line that is not text may be a row of any hand or session of the file; "
                    "nothing of the file was written\n")
     assert out == ("imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
-                   "1 rejected\n")
+                   "1 rejected; 10 other hand(s) not written, their file refused\n")

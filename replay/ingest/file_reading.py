@@ -63,23 +63,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             (:func:`replay.ingest.pnnames.check_same_game`).
     """
     read = read if read is not None else importer.read(path, session=session)
-    stored = None
-    if read.session is not None:
-        stored = game_session(ledger, read)
-        if stored is not None and stored != read.session:
-            if session is not None:
-                raise _elsewhere(ledger, read, stored, session)
-            read = importer.read(path, session=stored)
-        if stored is not None:
-            check_game_unit(ledger, read, stored)
-        elif importer.name == "pokernow":  # some of its hands stored by a cut export
-            from replay.ingest.pnshared import shared_session_warning
-            from replay.ingest.pnsplit import refuse_split_game
-
-            refuse_split_game(ledger, read)
-            # a new game: said if its session holds another PokerNow game
-            read.extra["shared"] = shared_session_warning(ledger, read,
-                                                          named=session is not None)
+    read, stored = _game_held(ledger, path, importer, read, session)
     if importer.name == "jsonl":
         check_closing_line(read)  # a file cut short or pasted together: refused whole
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
@@ -114,6 +98,38 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         note_openings(read)
         read = book_before_held(ledger, read)  # its hands came by PHH first
     return _without_stored_entries(ledger, read, closed=closed)
+
+
+def _game_held(ledger: Any, path: Path, importer: Importer, read: FileRead,
+               session: str | None) -> tuple[FileRead, str | None]:
+    """``read`` (read again into the session the ledger holds its game in, when another) and
+    that session (:func:`game_session`; None: a new game), for :func:`read_file`, whose
+    refusals it raises (MalformedInput, nothing written): a PokerNow log whose held hands its
+    book would be stored after (:func:`replay.ingest.pnunopened.refuse_book_after_held`), the
+    game held under another session than ``session``, in another unit, or cut
+    (:func:`replay.ingest.pnsplit.refuse_split_game`)."""
+    if importer.name == "pokernow":  # its hands stored first without their book
+        from replay.ingest.pnunopened import refuse_book_after_held
+
+        refuse_book_after_held(ledger, read)
+    stored = None
+    if read.session is not None:
+        stored = game_session(ledger, read)
+        if stored is not None and stored != read.session:
+            if session is not None:
+                raise _elsewhere(ledger, read, stored, session)
+            read = importer.read(path, session=stored)
+        if stored is not None:
+            check_game_unit(ledger, read, stored)
+        elif importer.name == "pokernow":  # some of its hands stored by a cut export
+            from replay.ingest.pnshared import shared_session_warning
+            from replay.ingest.pnsplit import refuse_split_game
+
+            refuse_split_game(ledger, read)
+            # a new game: said if its session holds another PokerNow game
+            read.extra["shared"] = shared_session_warning(ledger, read,
+                                                          named=session is not None)
+    return read, stored
 
 
 def _elsewhere(ledger: Any, read: FileRead, stored: str, session: str) -> MalformedInput:

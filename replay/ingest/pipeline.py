@@ -272,8 +272,8 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     :func:`import_paths`. ``read``: the file as its importer read it already with
     ``session`` (a PokerNow log given with ``--ledger``: :func:`replay.ingest.pokernow.
     read_log`), not read again. A file refused whole counts the hands the ledger holds
-    already as known (:func:`_held_hands`), whether refused as it was read
-    (:func:`read_file`) or once its hands were checked.
+    already as known (:func:`_held_hands`) and its other hands as not written, whether
+    refused as it was read (:func:`read_file`) or once its hands were checked.
     """
     report.files += 1
     name = file_name(path)
@@ -337,7 +337,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         raise
     except LedgerError as exc:  # the file's one transaction wrote nothing
         report.errors.append(str(exc.located(file=name)))
-        _refused_hands(report, read or given, exc, ledger, checked=read is not None)
+        _refused_hands(report, read or given, exc, ledger)
     except ValidationError as exc:  # a value the event models refuse (a stack beyond MAX_CHIPS)
         report.errors.append(str(invalid_value(exc).located(file=name)))
     except OSError as exc:
@@ -366,19 +366,17 @@ def _once(files: list[Path], notes: list[str]) -> list[Path]:
 
 
 def _refused_hands(report: ImportReport, read: FileRead | None, error: LedgerError,
-                   ledger: Any, *, checked: bool) -> None:
+                   ledger: Any) -> None:
     """Count into ``report`` the hands of a file refused whole in one error line (``read``:
     the file as read; None: refused before it was read): the line is one rejection (the hand
     it names, or the row, the statement or the file), each other hand the ledger holds
-    already is known (:func:`_held_hands`), and, once its hands were ``checked`` (not
-    refused by :func:`read_file` as it was read), each other hand the file gave is not
-    written with it (``unwritten``), so that the summary adds up to the hands read."""
+    already is known (:func:`_held_hands`), and each other hand the file gave (refused
+    as it was read, by :func:`read_file`, or once its hands were checked) is not written
+    with it (``unwritten``), so that the summary adds up to the hands read."""
     if read is None:
         return
     held = _held_hands(ledger, read) - {error.hand}
     report.known += len(held)
-    if not checked:
-        return
     hands = {i.hand_id if isinstance(i, HandEvents) else i.hand for i in read.items
              if isinstance(i, (HandEvents, PhhHand))}
     hands.update(e.hand for e in read.errors
@@ -388,11 +386,17 @@ def _refused_hands(report: ImportReport, read: FileRead | None, error: LedgerErr
 
 def _held_hands(ledger: Any, read: FileRead) -> set[str]:
     """The hands of ``read`` (a file refused whole) that the ledger holds already (by source
-    key, or an earlier version's): known, as a file refused once its hands are checked
+    key, or an earlier version's, or as a PHH hand carrying its site key as
+    ``_source_key``): known, as a file refused once its hands are checked
     counts them, so that the summary says they are in the ledger."""
+    from replay.ingest.carried_source import SITE_PREFIXES, hands_carrying
+
     hands = [i for i in read.items if isinstance(i, HandEvents)]
     held = ledger.known_sources([k for i in hands for k in (
         i.source_key, getattr(i, "legacy_key", None)) if k])
+    held = set(held) | set(hands_carrying(ledger, sorted({  # a PHH export's copy of it
+        i.source_key for i in hands if i.source_key not in held
+        and i.source_key.startswith(SITE_PREFIXES)})))
     return {i.hand_id for i in hands
             if i.source_key in held or getattr(i, "legacy_key", None) in held}
 

@@ -8,7 +8,9 @@ that hand (``before``, as ``buyin --before HAND`` writes it: RULES.md §1.1), so
 books count it where the table did, not after the hands its chips were played in
 (:mod:`replay.ingest.carried_source`). A session a PokerNow log opens itself, after the
 hands, takes its buy-ins at their place (none can count before its opening, and a ledger
-whose export put one there could not be imported back); a JSON-lines book that would open
+whose export put one there could not be imported back), and the log is refused whole when a
+line of it would be stored after a held hand it came before
+(:func:`replay.ingest.pnunopened.refuse_book_after_held`); a JSON-lines book that would open
 the session after the hands its buy-ins paid for is refused whole instead
 (:func:`book_before_held`): the export carries those hands too, so a new ledger takes it
 with its books as they were.
