@@ -26,6 +26,7 @@ from ledger.formats.phh.base import SOURCE_KEY
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
 from ledger.model.shell import shell_arg
+from replay.ingest.keyed import hands_keyed
 
 #: ``compare(batch, stored rows [(seq, JSON)])``: the text and file line of the first
 #: difference, None when the events are the stored ones
@@ -60,10 +61,7 @@ def drop_carried_keys(ledger: Any, batches: list[Batch], *, upto: int, compare: 
     mine = {b.hand_id: key for b in batches if (key := carried_key(b)) is not None}
     if not mine or not upto:
         return batches, [], {}, 0
-    held = {key: (hand, session) for key, hand, session in ledger.query(
-        "SELECT source_key, hand_id, session FROM events WHERE seq = 1 AND position <= ?"
-        " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
-        [upto, sorted(set(mine.values()))])}
+    held = hands_keyed(ledger, mine.values(), upto)
     return _drop_found(ledger, batches, mine, held, upto, compare, (
         f"this hand carries the {SOURCE_KEY} that hand {{old}} of the ledger was imported "
         "under (the key its site's file gave it)"))

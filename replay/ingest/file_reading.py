@@ -142,12 +142,11 @@ def _elsewhere(ledger: Any, read: FileRead, stored: str, session: str) -> Malfor
     session with them. Else: its buy-ins would count twice."""
     from ledger.formats.reading import HandEvents
     from ledger.model.shell import shell_arg
+    from replay.ingest.keyed import hands_keyed
     from replay.ingest.known_hands import voided_of
 
     keys = [i.source_key for i in read.items if isinstance(i, HandEvents)]
-    hands = [h for h, in ledger.query(
-        "SELECT DISTINCT hand_id FROM events WHERE hand_id IS NOT NULL AND seq = 1 AND"
-        " source_key IN (SELECT UNNEST(?))", [keys])] if keys else []
+    hands = [h for h, _ in hands_keyed(ledger, keys).values()]
     if hands and len(voided_of(ledger, hands)) == len(hands):
         return MalformedInput(
             f"this PokerNow game is in the ledger already, in session {stored}, its "

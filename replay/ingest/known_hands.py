@@ -22,6 +22,7 @@ from ledger.model.shell import shell_arg
 from replay.ingest import completing, phh_form
 from replay.ingest.closed import refuse_amending
 from replay.ingest.differences import Difference, plain, short
+from replay.ingest.keyed import hands_keyed
 from replay.ingest.stored_copy import (
     LATER,
     STARTS_OTHERWISE,
@@ -56,10 +57,8 @@ def stored_outside(ledger: Any, skipped: list[Batch]) -> int:
             if b.session is not None and b.source_key is not None}
     if not into:
         return 0
-    rows = ledger.query("SELECT DISTINCT source_key, session FROM events WHERE seq = 1"
-                        " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
-                        [list(into)])
-    return sum(1 for key, session in rows if session != into[key])
+    held = hands_keyed(ledger, into)
+    return sum(1 for key, (_, session) in held.items() if session != into[key])
 
 
 def voided_among(ledger: Any, hands: Iterable[str]) -> int:

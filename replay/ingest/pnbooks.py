@@ -18,6 +18,7 @@ from typing import Any
 
 from ledger.formats.reading import FileRead, HandEvents, SessionEntry
 from ledger.model.errors import MalformedInput
+from replay.ingest.keyed import hands_keyed
 
 _PREFIX = "pokernow:"
 
@@ -91,11 +92,8 @@ def _hands_held(ledger: Any, read: FileRead, sessions: set[str]) -> dict[str, se
             and i.session in sessions and i.source_key.startswith(_PREFIX)}
     if not mine:
         return {}
-    rows = ledger.query(
-        "SELECT DISTINCT source_key, session FROM events WHERE source_key IN"
-        " (SELECT UNNEST($1)) AND hand_id IS NOT NULL AND seq = 1 AND session IS NOT NULL",
-        [list(mine)])
     out: dict[str, set[str]] = {}
-    for key, session in rows:
-        out.setdefault(mine[key], set()).add(session)
+    for key, (_, session) in hands_keyed(ledger, mine).items():
+        if session is not None:
+            out.setdefault(mine[key], set()).add(session)
     return out

@@ -19,6 +19,7 @@ from ledger.formats.reading import FileRead, HandEvents, SessionEntry
 from ledger.model.errors import MalformedInput
 from ledger.model.shell import shell_arg
 from replay.ingest.carried_source import hands_carrying
+from replay.ingest.keyed import hands_keyed
 
 
 def refuse_book_after_held(ledger: Any, read: FileRead) -> None:
@@ -74,14 +75,13 @@ def _refuse(read: FileRead, earlier: tuple[int, str], where: tuple[str, str]) ->
         f"`handledger --db NEW.duckdb import {shell_arg(read.file)}`)",
         file=read.file, line=line)
 
+
 def _held_unopened(ledger: Any, keys: list[str]) -> dict[str, tuple[str, str]]:
     """``{key: (stored hand id, session)}`` of the hands of ``keys`` the ledger holds, under
     that key or carrying it, in a session it holds no opening of."""
     if not keys:
         return {}
-    found = {key: (hand, session) for key, hand, session in ledger.query(
-        "SELECT source_key, hand_id, session FROM events WHERE seq = 1 AND type ="
-        " 'hand_started' AND source_key IN (SELECT UNNEST(?))", [sorted(set(keys))])}
+    found = hands_keyed(ledger, keys)
     for key, where in hands_carrying(ledger, [k for k in keys if k not in found]).items():
         found.setdefault(key, where)
     sessions = sorted({s for _, s in found.values() if s is not None})

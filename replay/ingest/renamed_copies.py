@@ -23,6 +23,7 @@ from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
 from ledger.model.shell import shell_arg
 from replay.ingest.carried_source import SITE_PREFIXES
+from replay.ingest.keyed import hands_keyed
 from replay.ingest.stored_copy import LATER
 
 
@@ -43,10 +44,7 @@ def as_stored_hands(ledger: Any, batches: list[Batch], *, upto: int
     mine = {b.source_key: b.hand_id for b in batches if _amended_site_hand(b)}
     if not mine or not upto:
         return batches, [], {}
-    held = {key: (hand, session) for key, hand, session in ledger.query(
-        "SELECT source_key, hand_id, session FROM events WHERE seq = 1 AND position <= ?"
-        " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
-        [upto, sorted(k for k in mine if k is not None)])}
+    held = hands_keyed(ledger, mine, upto)
     found = {key: held[key] for key, hand in mine.items()
              if key in held and held[key][0] != hand}
     if not found:
