@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
 
+from engine.awards import pot_name
 from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
@@ -119,7 +120,7 @@ def within_reach(state: HandState, event: ev.RecordedPayout, result: Any) -> Non
     :class:`engine.settle.HandResult` of ``state``.
 
     Raises:
-        IllegalAction: ``"Cy can win at most 219 (the pots Cy is eligible for: pot 0 of 219;
+        IllegalAction: ``"Cy can win at most 219 (the pots Cy is eligible for: the main pot of 219;
             RULES.md §1.2-1.5): 273 would be paid to Cy"``.
     """
     from replay.compare import most_can_win
@@ -147,7 +148,8 @@ def _beyond_reach(state: HandState, result: Any, player: str, paid: int, already
 
     a = partial(as_typed, state)  # amounts as the hand's actions are typed
 
-    pots = [f"pot {p.index} of {a(p.amount)}" for p in result.pots if player in p.eligible]
+    pots = [f"the {pot_name(p.index).lower()} of {a(p.amount)}" for p in result.pots
+            if player in p.eligible]
     where = f"the pots {player} is eligible for: {', '.join(pots)}" if pots else (
         f"{player} is eligible for no pot")
     back = result.returned.get(player, 0)

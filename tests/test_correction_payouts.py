@@ -78,8 +78,8 @@ def test_a_correction_may_not_leave_a_complete_hand_paid_short(run, db) -> None:
     out = _refused(run, db, "b", "correct", "b", "--replace", "17", "returned Dee 100",
                    "--insert-after", "17", "pay Bob 50", *REASON)
     assert out == ("error: hand b: correction replace 17 'returned Dee 100', insert_after 17 "
-                   "'pay Bob 50': Bob can win at most 300 (the pots Bob is eligible for: pot 0 "
-                   "of 300; RULES.md §1.2-1.5): 350 would be paid to Bob\n")
+                   "'pay Bob 50': Bob can win at most 300 (the pots Bob is eligible for: the "
+                   "main pot of 300; RULES.md §1.2-1.5): 350 would be paid to Bob\n")
     assert _nets(run) == {"Bob": 150, "Ann": 0, "Dee": -150}
     # the main pot to Dee, who is eligible for it, is a legal payout (the audit names it)
     assert run("correct", "b", "--replace", "16", "pay Dee 300", *REASON).exit_code == 0

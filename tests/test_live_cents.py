@@ -72,16 +72,17 @@ def test_a_hand_in_cents_is_refused_in_its_own_amounts(run, db: str,  # noqa: AN
         assert out.exit_code == 2
         return out.output
 
-    # 273.00 is in the pot, but Ann is eligible for pot 0 alone
+    # 273.00 is in the pot, but Ann is eligible for the main pot alone
     assert refused("pay Ann 273.00") == (
         "error: hand c1, action 'pay Ann 273.00': Ann can win at most 219.00 (the pots Ann is "
-        "eligible for: pot 0 of 219.00; RULES.md §1.2-1.5): 273.00 would be paid to Ann; now: "
+        "eligible for: the main pot of 219.00; RULES.md §1.2-1.5): 273.00 would be paid to Ann; "
+        "now: "
         "phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER AMOUNT, "
         "end\n")
     assert run("act", "c1", "pay Ann 200.00").exit_code == 0
     assert refused("pay Ann 19.01") == (
         "error: hand c1, action 'pay Ann 19.01': Ann can win at most 219.00 (the pots Ann is "
-        f"eligible for: pot 0 of 219.00; RULES.md §1.2-1.5): 219.01 would be paid to Ann "
+        f"eligible for: the main pot of 219.00; RULES.md §1.2-1.5): 219.01 would be paid to Ann "
         f"(200.00 already){now}\n")
     assert refused("pay Bob 73.01") == (
         "error: hand c1, action 'pay Bob 73.01': the pot holds 273.00, 200.00 already paid: "
@@ -132,8 +133,8 @@ def test_a_correction_of_a_hand_in_cents_is_refused_in_its_own_amounts(
     out = run("whatif", "c1", "--replace", "19", "pay Ann 54.00")
     assert (out.exit_code, out.output) == (2, (
         "error: hand c1: what-if replace 19 'pay Ann 54.00': Ann can win at most 219.00 (the "
-        "pots Ann is eligible for: pot 0 of 219.00; RULES.md §1.2-1.5): 273.00 would be paid "
-        "to Ann\n"))
+        "pots Ann is eligible for: the main pot of 219.00; RULES.md §1.2-1.5): 273.00 would be "
+        "paid to Ann\n"))
     out = run("whatif", "c1", "--replace", "19", "pay Bob 54.01")
     assert (out.exit_code, out.output) == (2, (
         "error: hand c1: what-if replace 19 (recorded_payout by Bob) 'pay Bob 54.01': the "

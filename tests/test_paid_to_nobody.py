@@ -97,7 +97,7 @@ def test_end_is_refused_while_payouts_leave_chips_of_the_pot_to_nobody(run) -> N
     out = run("act", "b", "pay Bob 10")
     assert (out.exit_code, out.output.split("; now:")[0]) == (2, (
         "error: hand b, action 'pay Bob 10': Bob can win at most 300 (the pots Bob is eligible "
-        "for: pot 0 of 300; RULES.md §1.2-1.5): 310 would be paid to Bob (300 already)"))
+        "for: the main pot of 300; RULES.md §1.2-1.5): 310 would be paid to Bob (300 already)"))
     assert run("act", "b", "returned Dee 50").exit_code == 0
     assert run("act", "b", "end").exit_code == 0
     # every chip paid: the nets sum to zero: Bob 300 paid less 150 put in, Dee 150 less 300,

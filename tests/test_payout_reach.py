@@ -53,11 +53,11 @@ def test_an_all_in_player_is_paid_at_most_the_pots_he_is_eligible_for(run, db, s
         assert run("act", "h7", action).exit_code == 0
     assert _refused(run, db, "pay Cy 273") == (
         "error: hand h7, action 'pay Cy 273': Cy can win at most 219 (the pots Cy is eligible "
-        "for: pot 0 of 219; RULES.md §1.2-1.5): 273 would be paid to Cy")
+        "for: the main pot of 219; RULES.md §1.2-1.5): 273 would be paid to Cy")
     assert run("act", "h7", "pay Cy 200").exit_code == 0
     assert _refused(run, db, "pay Cy 20") == (  # the cap is on all that is paid to him
         "error: hand h7, action 'pay Cy 20': Cy can win at most 219 (the pots Cy is eligible "
-        "for: pot 0 of 219; RULES.md §1.2-1.5): 220 would be paid to Cy (200 already)")
+        "for: the main pot of 219; RULES.md §1.2-1.5): 220 would be paid to Cy (200 already)")
     for action in ("pay Cy 19", "pay Bob 50"):
         assert run("act", "h7", action).exit_code == 0, action
     # the cards are unknown: what is missing is said, not who is due it
@@ -78,7 +78,7 @@ def test_his_uncalled_bet_counts_toward_what_he_can_win(run, db) -> None:  # noq
         assert run("act", "h7", action).exit_code == 0, action
     assert _refused(run, db, "pay Cy 149") == (
         "error: hand h7, action 'pay Cy 149': Cy can win at most 148 (the pots Cy is eligible "
-        "for: pot 0 of 148; RULES.md §1.2-1.5): 149 would be paid to Cy")
+        "for: the main pot of 148; RULES.md §1.2-1.5): 149 would be paid to Cy")
     # Bob's bound is the whole of the middle: the main pot and his own 27 back
     for action in ("pay Bob 175", "end"):
         assert run("act", "h7", action).exit_code == 0, action
@@ -92,7 +92,7 @@ def test_run_twice_the_bound_is_the_whole_of_each_pot(run, db, shoved) -> None: 
         assert run("act", "h7", action).exit_code == 0, action
     assert _refused(run, db, "pay Cy 1") == (
         "error: hand h7, action 'pay Cy 1': Cy can win at most 219 (the pots Cy is eligible "
-        "for: pot 0 of 219; RULES.md §1.2-1.5): 220 would be paid to Cy (219 already)")
+        "for: the main pot of 219; RULES.md §1.2-1.5): 220 would be paid to Cy (219 already)")
     for action in ("pay Dee 54", "end"):
         assert run("act", "h7", action).exit_code == 0, action
 
@@ -119,6 +119,6 @@ def test_a_declare_hand_bounds_each_player_over_every_pot(run, db) -> None:  # n
         assert run("act", "h7", action).exit_code == 0, action
     assert _refused(run, db, "pay Cy 220") == (
         "error: hand h7, action 'pay Cy 220': Cy can win at most 219 (the pots Cy is eligible "
-        "for: pot 0 of 219; RULES.md §1.2-1.5): 220 would be paid to Cy")
+        "for: the main pot of 219; RULES.md §1.2-1.5): 220 would be paid to Cy")
     for action in ("pay Cy 110", "pay Bob 163", "end"):  # Cy's high half, Bob the rest
         assert run("act", "h7", action).exit_code == 0, action
