@@ -30,7 +30,6 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
 
-from engine.awards import pot_name
 from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
@@ -144,6 +143,7 @@ def _beyond_reach(state: HandState, result: Any, player: str, paid: int, already
     """The words of :func:`within_reach`'s refusal: ``player`` would be paid ``paid`` in all,
     ``already`` of it by payouts recorded before (amounts as :func:`replay.typed.as_typed`
     writes them)."""
+    from engine.awards import pot_name  # a refusal's words: off the live action's path
     from replay.compare import most_can_win
 
     a = partial(as_typed, state)  # amounts as the hand's actions are typed
