@@ -117,7 +117,7 @@ def _given_before(ledger: Any, read: FileRead, held: Held,
     found = held(list({h.hand_id: h for h in after.values()}.values())) if after else {}
     if not found:
         return read, []
-    opened, never = _opened_before(ledger, [hand for hand, _ in found.values()])
+    opened, never = opened_before(ledger, [hand for hand, _ in found.values()])
     items, unopened = list(read.items), []
     for n, hand in after.items():
         entry = items[n]
@@ -138,7 +138,7 @@ def _given_before(ledger: Any, read: FileRead, held: Held,
     return dataclasses.replace(read, items=items), unopened
 
 
-def _opened_before(ledger: Any, hands: list[str]) -> tuple[set[str], set[str]]:
+def opened_before(ledger: Any, hands: list[str]) -> tuple[set[str], set[str]]:
     """Those of the stored ``hands`` whose session the ledger opened before them (a buy-in
     counts before such a hand; one before a hand stored ahead of its session's opening stays
     at its place, after that opening), and the sessions of ``hands`` it never opened."""

@@ -20,6 +20,7 @@ from ledger.model.errors import MalformedInput
 from ledger.model.shell import shell_arg
 from replay.ingest.carried_source import hands_carrying
 from replay.ingest.keyed import hands_keyed
+from replay.ingest.pnbefore import opened_before
 
 
 def refuse_book_after_held(ledger: Any, read: FileRead) -> None:
@@ -84,10 +85,7 @@ def _held_unopened(ledger: Any, keys: list[str]) -> dict[str, tuple[str, str]]:
     found = hands_keyed(ledger, keys)
     for key, where in hands_carrying(ledger, [k for k in keys if k not in found]).items():
         found.setdefault(key, where)
-    sessions = sorted({s for _, s in found.values() if s is not None})
-    if not sessions:
+    if not found:
         return {}
-    opened = {s for (s,) in ledger.query(
-        "SELECT DISTINCT session FROM events WHERE type = 'session_opened'"
-        " AND session IN (SELECT UNNEST(?))", [sessions])}
-    return {k: (h, s) for k, (h, s) in found.items() if s is not None and s not in opened}
+    never = opened_before(ledger, [hand for hand, _ in found.values()])[1]
+    return {k: (h, s) for k, (h, s) in found.items() if s is not None and s in never}
