@@ -578,19 +578,20 @@ def test_an_export_of_no_hand_under_session_friday_takes_the_whole_log(
 def test_an_export_in_whole_chips_then_the_log_in_cents_is_refused(tmp_path: Path) -> None:
     """A cents game (run-it-twice) cut after its first row: no amount yet, so the first
     export counts whole chips. The whole log counts cents: its amounts are not the stored
-    ones, so it is refused in one line and nothing is written."""
+    ones, so it is refused in one line and nothing is written. (The first export's refused
+    hand left no name to know the game by, so the line names the session's unit.)"""
     db = tmp_path / "t.duckdb"
     early = _cut(RIT, 1, tmp_path / "early" / RIT.name)
     one_shot(db, "import", str(early))  # hand #30's start alone: refused, the opening kept
     before = events(db)
-    assert [e[5] for e in before] == ["session_opened", "player_alias"]
+    assert [e[5] for e in before] == ["session_opened"]  # not the refused hand's names
     assert one_shot(db, "import", str(RIT)) == (
         2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
            "3 other hand(s) not written, their file refused\n",
-        f"error: {RIT}: this log counts cents (an amount has a decimal point), but the ledger "
-        "holds an export of the same game, in session pokernowpy_run-it-twice, that counts "
-        "whole chips: its amounts would not be the stored ones; nothing of the file was "
-        "written\n")
+        f"error: {RIT}: this log counts cents (an amount has a decimal point), but session "
+        "pokernowpy_run-it-twice counts whole chips (a PokerNow log opened it): its amounts "
+        "would be read in another unit; nothing of the file was written (another game's log? "
+        "give it a session of its own: --session NAME)\n")
     assert events(db) == before
 
 

@@ -9,10 +9,11 @@ permanent audit findings."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.test_host_mistakes import _edited
-from tests.test_live_table import one_shot
+from tests.test_live_table import events, one_shot
 from tests.test_pokernow_warnings import VK, _audit, _hands
 
 HAND = "pn-{}-{}-{}"
@@ -128,3 +129,70 @@ def test_followers_the_ledger_holds_are_known(tmp_path: Path) -> None:
            "1 rejected\n",
         f"error: {log}:554, hand {hand}, action 'reveal by 1RhUayZFQU': card 8s is dealt "
         "twice: it was dealt first on the board\n")
+
+
+def _renamed_in_52(tmp_path: Path, old: str, new: str) -> Path:
+    """The valakuzhyk log with hand #52 (its last) refused by ``old`` made ``new`` on one of
+    its lines, and Efvoziamtgktl's show in it (line 8) under the name "Typo": a name only the
+    refused hand's rows give."""
+    rows = VK.read_text(encoding="utf-8").split("\n")
+    [at] = [i for i in range(2, 16) if old in rows[i]]
+    rows[at] = rows[at].replace(old, new)
+    assert rows[7].startswith('"""Efvoziamtgktl @ JC9KmsGDZv"" shows')
+    rows[7] = rows[7].replace("Efvoziamtgktl @", "Typo @")
+    path = tmp_path / "edit" / VK.name
+    path.parent.mkdir()
+    path.write_text("\n".join(rows), encoding="utf-8")
+    return path
+
+
+def _names(db: Path) -> list[str]:
+    """The names stored for Efvoziamtgktl's PokerNow id, in order."""
+    return [json.loads(e[6])["alias"] for e in events(db) if e[5] == "player_alias"
+            and json.loads(e[6])["player"] == "JC9KmsGDZv"]
+
+
+def _nickname(db: Path) -> str:
+    code, out, _ = one_shot(db, "balances", "--json")
+    assert code == 0
+    [row] = [r for r in json.loads(out)["players"] if r["player"] == "JC9KmsGDZv"]
+    return row["nickname"]
+
+
+def test_a_name_only_a_hand_the_engine_refuses_gives_is_not_stored(tmp_path: Path) -> None:
+    """Hand #52, Aab's show edited from 8♦ A♦ to 8♦ J♦ (the J♦ on the board: the engine
+    refuses the hand) and Efvoziamtgktl's show in it under the name "Typo": 51 hands go in,
+    1,239 events, and not the name "Typo" (it was stored, 1,240 events, and the books named
+    him Typo from then on, in every session). The log as logged adds the hand, 16 events,
+    under his one name."""
+    log = _renamed_in_52(tmp_path, "shows a 8♦, A♦.", "shows a 8♦, J♦.")
+    db = tmp_path / "e.duckdb"
+    code, out, err = one_shot(db, "import", str(log))
+    assert (code, out) == (2, "imported 51 hand(s) (1239 events) from 1 file(s); 0 already in "
+                              "the ledger; 1 rejected\n")
+    assert "card Jd is dealt twice" in err.splitlines()[0]
+    assert _names(db) == ["Efvoziamtgktl"]
+    assert _nickname(db) == "Efvoziamtgktl"
+    assert one_shot(db, "import", "--session", log.stem, str(VK)) == (0, (
+        "imported 1 hand(s) (16 events) from 1 file(s); 51 already in the ledger; "
+        "0 rejected\n"), "")
+    assert (_names(db), _nickname(db)) == (["Efvoziamtgktl"], "Efvoziamtgktl")
+    assert _audit(db) == (0, {"discrepancies": []})
+
+
+def test_a_name_only_a_hand_a_line_refuses_gives_is_not_stored(tmp_path: Path) -> None:
+    """Hand #52, Aab's call of the all-in 1,290 edited to "calls 1000" (line 10): the
+    reader refuses the hand (the call does not match the bet); "Typo", a name only its rows
+    give, is not stored either."""
+    log = _renamed_in_52(tmp_path, "calls 1290", "calls 1000")
+    db = tmp_path / "r.duckdb"
+    code, out, err = one_shot(db, "import", str(log))
+    assert (code, out) == (2, "imported 51 hand(s) (1239 events) from 1 file(s); 0 already in "
+                              "the ledger; 1 rejected\n")
+    assert err.splitlines()[0] == (
+        f"error: {log}:10, hand pn-{log.stem}-52-165843996642600, action '\"Aab Ovwsi @ "
+        "gKyQzJRs7T\" calls 1000': calls 1000 but the bet is 1290")
+    assert (_names(db), _nickname(db)) == (["Efvoziamtgktl"], "Efvoziamtgktl")
+    assert one_shot(db, "import", "--session", log.stem, str(VK))[0] == 0
+    assert (_names(db), _nickname(db)) == (["Efvoziamtgktl"], "Efvoziamtgktl")
+    assert _audit(db) == (0, {"discrepancies": []})

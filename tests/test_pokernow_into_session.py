@@ -156,14 +156,15 @@ def test_a_log_in_another_unit_than_the_session_is_refused_whole(run, db, tmp_pa
     assert (out.exit_code, out.output.splitlines()[0]) == (2, (
         f"error: {tmp_path / 'cents' / CT.name}: this log counts cents (an amount has a "
         "decimal point), but session night counts whole chips (a PokerNow log opened it): its "
-        "amounts would be read in another unit; nothing of the file was written (import it "
-        "without --session)"))
+        "amounts would be read in another unit; nothing of the file was written (another "
+        "game's log? give it a session of its own: --session NAME)"))
     assert run("import", "--session", "rit", str(RIT)).exit_code == 0
     out = run("import", "--session", "rit", str(CT))
     assert (out.exit_code, out.output.splitlines()[0]) == (2, (
         f"error: {CT}: this log counts whole chips, but session rit counts cents (an amount "
         "has a decimal point) (a PokerNow log opened it): its amounts would be read in another "
-        "unit; nothing of the file was written (import it without --session)"))
+        "unit; nothing of the file was written (another game's log? give it a session of "
+        "its own: --session NAME)"))
     assert _count(db) == before + 97 and [o[:2] for o in _openings(db)] == [
         ("session:plain", 1), ("session:night", 1), ("session:rit", 1)]
 

@@ -59,7 +59,8 @@ class SessionEntry:
     line ``line``. ``legacy_key``: the key under which an earlier version of handledger stored
     this entry (JSON lines: its whole session stream at once); when the ledger holds it (or
     it with ``:0``), the entry is not appended again. ``seq``: its number in the file's
-    session stream, when the file numbers them (JSON lines)."""
+    session stream, when the file numbers them (JSON lines). ``of_hand``: the hand whose
+    rows gave it (a PokerNow name first seen in them), which it is not written without."""
 
     session: str
     event: Any
@@ -67,6 +68,7 @@ class SessionEntry:
     source_key: str
     legacy_key: str | None = None
     seq: int | None = None
+    of_hand: str | None = None
 
 
 @dataclass

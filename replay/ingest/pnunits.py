@@ -81,7 +81,8 @@ def counting(ledger: Any, session: str, decimals: int, file: str) -> Counting | 
         raise MalformedInput(
             f"this log counts {_words(decimals)}, but session {session} counts "
             f"{_words(first.decimals)} (a PokerNow log opened it): its amounts would be read "
-            "in another unit; nothing of the file was written (import it without --session)",
+            "in another unit; nothing of the file was written (another game's log? give it a "
+            "session of its own: --session NAME)",
             file=file)
     if decimals == 0:
         return AS_IS

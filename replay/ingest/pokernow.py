@@ -415,7 +415,8 @@ def refuse_followers(ledger: Any, read: Any, batches: list[Batch], errors: list[
     imported, and the books would never follow the game). Nothing is refused when none of
     them would be written (each refused already) or when the ledger holds every one of them
     already (by source key, or an earlier version's key): they are known then, as
-    :func:`held_after_refused` takes them."""
+    :func:`held_after_refused` takes them. A name first seen in a refused hand's rows
+    (``SessionEntry.of_hand``) is not written either: nothing of that hand is."""
     from ledger.formats.pokernow.importer import followers_refused
     from ledger.formats.reading import HandEvents, SessionEntry
 
@@ -424,6 +425,9 @@ def refuse_followers(ledger: Any, read: Any, batches: list[Batch], errors: list[
     for index, item in enumerate(read.items):
         if isinstance(item, HandEvents) and item.hand_id not in kept:
             first.setdefault(item.session, index)
+    names = {i.source_key for i in read.items if isinstance(i, SessionEntry)
+             and i.of_hand is not None and i.of_hand not in kept}  # a refused hand's names
+    batches = [b for b in batches if b.is_hand or b.source_key not in names]
     errors = list(errors)
     for session, index in first.items():
         after = [i for i in read.items[index + 1:] if isinstance(i, (HandEvents, SessionEntry))

@@ -82,8 +82,9 @@ def cut_warning(game: PnGame, file: str) -> str:
 
 def _read_game(game: PnGame, out: FileRead) -> None:
     """Append one table's items and errors to ``out``: a hand that an error other than a
-    :class:`ledger.model.errors.StoredFinding` names is refused, nothing of it kept (a line
-    of it could not be read or does not add up, FORMATS.md §2); a hand with only findings
+    :class:`ledger.model.errors.StoredFinding` names is refused, nothing of it kept, nor a
+    name first seen in its rows (a line of it could not be read or does not add up,
+    FORMATS.md §2); a hand with only findings
     is kept as logged. A session item is at the line of the row that gave it (a quit at its
     own line, not at the hand before it). The items after a refused hand
     (:func:`_until_refused`) are not in ``out.items``: ``out.extra["after_refused"]`` holds
@@ -109,10 +110,11 @@ def _read_game(game: PnGame, out: FileRead) -> None:
         if not isinstance(item, PnHand):
             if isinstance(item, SessionOpened):  # once per session
                 sink.append(SessionEntry(name, item, line, f"pokernow:{name}:opened"))
-            else:
+            elif game.of_hand.get(index) not in refused:  # a refused hand's names: not kept
                 place = f"item:{hands}:{since}:{_digest(event_json(item))}"
                 sink.append(SessionEntry(name, item, game.lines.get(index, line),
-                                         f"{scope}:{place}", legacy_key=f"{legacy}:{place}"))
+                                         f"{scope}:{place}", legacy_key=f"{legacy}:{place}",
+                                         of_hand=game.of_hand.get(index)))
             since += 1
             continue
         hands, since, line = hands + 1, 0, item.line  # a refused hand keeps its place

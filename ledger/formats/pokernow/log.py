@@ -155,6 +155,10 @@ class PnGame:
     lines: dict[int, int] = field(default_factory=dict)
     """The file line of each session item a row gave, by its index in ``items`` (the
     opening, which no row gives, has none)."""
+    of_hand: dict[int, str] = field(default_factory=dict)
+    """The hand whose rows gave a session item (a name an id first had there), by the
+    item's index in ``items``: its hand id, or ``#number`` for a hand that was not built.
+    Nothing of a refused hand is stored (FORMATS.md §2), nor these items."""
 
 
 def _chips_converter(cents: bool) -> Callable[[str], int]:
@@ -424,4 +428,5 @@ def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGam
     return PnGame(session=name, unit=unit, players=tracker.players, names=tracker.names,
                   items=tracker.items, errors=errors, exporter=exporter, first_row=first,
                   refused=tuple(refused), cut=tuple(sorted(r.line for r in seq.cut)),
-                  cut_number=ends[0] if ends else None, lines=tracker.lines)
+                  cut_number=ends[0] if ends else None, lines=tracker.lines,
+                  of_hand=tracker.of_hand)

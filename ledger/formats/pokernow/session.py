@@ -22,12 +22,15 @@ SessionItem = SessionOpened | BuyIn | CashOut | Payment | SeatChange | PlayerAli
 class SessionTracker:
     """Builds the item list; ``stacks`` holds each seated player's chips as far as known;
     ``lines``: the file line of each session item (by its index in ``items``) that a row of
-    the log gave (a join, a quit, an alias), so that a refusal of it names its own line."""
+    the log gave (a join, a quit, an alias), so that a refusal of it names its own line;
+    ``of_hand``: the hand whose rows gave an item (its hand id, ``#number`` when it was not
+    built), by the item's index."""
 
     def __init__(self, ctx: BuildContext) -> None:
         self.ctx = ctx
         self.items: list[PnHand | SessionItem] = []
         self.lines: dict[int, int] = {}
+        self.of_hand: dict[int, str] = {}
         self.players: dict[str, str] = {}
         self.names: dict[str, set[str]] = {}
         self.stacks: dict[str, int] = {}
@@ -82,8 +85,11 @@ class SessionTracker:
         so the stacks of its players are unknown from there on: a session line after it
         (a quit with what the hand left him) is not checked against stacks it never left."""
         number = None if built is None else built[0].number
+        start = len(self.items)
         for row in [block.start, *block.body, *block.after]:
             self.alias(row.parsed.refs, row, number)
+        of = f"#{block.start.parsed.number or 0}" if built is None else built[0].hand_id
+        self.of_hand.update(dict.fromkeys(range(start, len(self.items)), of))
         if built is None:
             return
         hand, after = built
