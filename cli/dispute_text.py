@@ -133,7 +133,8 @@ def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
                      f"{data['paid_after'][p]:>+12d}{data['paid_diff'][p]:>+11d}")
     from replay.whatif import award_changes
 
-    rest = [f"  {c.sentence()}" for c in award_changes(w.before, w.after)]
+    rest = [f"  start: {', '.join(w.start)}"] if w.start else []  # as `correct` says it
+    rest += [f"  {c.sentence()}" for c in award_changes(w.before, w.after)]
     rest += _unknown_lines(w)
     rest += _differently_lines(w)
     rest += [f"  downstream: {_later_start(d)}" for d in w.downstream]

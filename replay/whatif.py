@@ -186,6 +186,9 @@ class WhatIf:
     downstream: list[Downstream] = field(default_factory=list)
     session_before: dict[str, int] = field(default_factory=dict)
     session_after: dict[str, int] = field(default_factory=dict)
+    #: what the changes would change in the hand's start in force, in words (``seat Bob's
+    #: stack 15 → 150``: :func:`replay.started_changes.start_moved`), as ``correct`` says it
+    start: tuple[str, ...] = ()
 
     @property
     def rules(self) -> tuple[dict[str, int | None], dict[str, int | None],
@@ -222,7 +225,8 @@ class WhatIf:
         :meth:`replay.unknown_rules.UnknownResult.as_json`), ``paid_before`` /
         ``paid_after`` / ``paid_diff`` (as the table paid), ``downstream``, ``session``,
         ``award_changes`` (a hand in play: the pots whose winner by the rules moves,
-        :func:`award_changes`, each ``{"pot", "amount", "before", "after"}``)."""
+        :func:`award_changes`, each ``{"pot", "amount", "before", "after"}``), ``start``
+        (what the hand's start would change, in words: ``["seat Bob's stack 15 → 150"]``)."""
         before, after, diff = self.rules
         unknown = self.unknown
         return {
@@ -246,6 +250,7 @@ class WhatIf:
             "discrepancies_after": [d.sentence() for d in self.after.discrepancies],
             "award_changes": [c._asdict() for c in award_changes(self.before, self.after)],
             "changes": [c.model_dump(mode="json") for c in self.correction.changes],
+            "start": list(self.start),
         }
 
 
@@ -287,6 +292,9 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
         refuse_under_void(hand, events, correction)
         out = compare(ledger, hand, rows, correction)
         from replay.carry import carry_kept
+        from replay.started_changes import start_moved
+
+        out = replace(out, start=start_moved(events, correction))  # as `correct` says it
 
         carry_kept(ledger, hand, out.session, out.before, out.after, f"what-if of hand {hand}")
         return out

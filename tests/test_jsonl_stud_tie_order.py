@@ -182,10 +182,12 @@ def test_whatif_with_a_bare_hand_started_moves_the_odd_chip_to_cy(tmp_path: Path
     _, db = _imported(tmp_path, "seat", {"split": {"odd_chip_tie_order": "left_of_button"}})
     code, out, err = one_shot(db, "whatif", "h1", "--replace", "1", json.dumps(_started()))
     assert (code, err) == (0, "")
-    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[3:]}
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[3:6]}
     assert rows == {"Ann": ["+1", "+0", "-1", "+1", "+0", "-1"],
                     "Bob": ["-1", "-1", "+0", "-1", "-1", "+0"],
                     "Cy": ["+0", "+1", "+1", "+0", "+1", "+1"]}
+    assert out.splitlines()[6:] == [  # what the bare line changes, as `correct` says it
+        "  start: option split.odd_chip_tie_order left_of_button → card_by_suit"]
 
 
 @pytest.mark.parametrize(("code", "table", "order"), [
