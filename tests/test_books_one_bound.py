@@ -193,6 +193,24 @@ def test_a_buy_in_naming_a_player_close_to_one_of_the_books_warns(tmp_path: Path
     assert (again.exit_code, again.stderr) == (0, "")
 
 
+def test_a_look_alike_of_another_script_is_spelled_in_the_warning(tmp_path: Path) -> None:
+    """'Аnn' with a Cyrillic А (U+0410) beside Ann: no other encoding of Ann's letters (that
+    is refused), so recorded as a new player, and the warning spells his code points, here
+    and in the books' list, so that "did you mean Ann?" does not read as the same name."""
+    db = tmp_path / "t.duckdb"
+    for args in (("session", "open", "decl"), ("buyin", "decl", "Ann", "20")):
+        assert run(db, *args).exit_code == 0, args
+    done = run(db, "buyin", "decl", "\u0410nn", "10")
+    assert (done.exit_code, done.stdout) == (0, "decl: \u0410nn buy-in 10 chips (entry 3)\n")
+    assert done.stderr == (
+        "warning: '\u0410nn' (U+0410 n n) is new to the books of session decl (its players: "
+        "Ann): did you mean Ann? (recorded as a new player's buy-in; a name mistyped is ended "
+        "with `handledger entry retract decl 3 --reason … --by …`)\n")
+    done = run(db, "buyin", "decl", "Anne", "20")
+    assert done.stderr.startswith("warning: Anne is new to the books of session decl (its "
+                                  "players: Ann, '\u0410nn' (U+0410 n n)): did you mean Ann?")
+
+
 def test_unsettled_names_the_loss_beyond_the_buy_ins_as_the_settlement_finding(
         fri: Path, tmp_path: Path) -> None:
     """No payment recorded: `audit --unsettled` asks of Bob his 25.00 USD of buy-ins, not the

@@ -198,15 +198,21 @@ def close_to_books(session: str, player: str, books: set[str], seq: int) -> str 
     of theirs (:func:`ledger.model.names.likely_meant`, as ``cashout`` and ``hand start``
     offer it) and a typo away from it (:func:`_one_typo`: ``Anne`` beside ``Ann``, not
     ``Dan``, a player of his own): a name mistyped makes a second player, whose buy-in
-    settle bills apart. None when no name is close."""
+    settle bills apart. None when no name is close. A name not all ASCII is spelled with
+    its code points, as is each of the books' (:func:`ledger.model.names.spelled`: ``'Аnn'
+    (U+0410 n n)``), so that a letter of another script that looks like another name's
+    reads apart."""
     names = sorted(books)
     close = [n for n in likely_meant(player, names) if _one_typo(player, n)]
     if not close:
         return None
-    return (f"warning: {player} is new to the books of session {session} (its players: "
-            f"{', '.join(names)}): did you mean {' or '.join(close)}? (recorded as a new "
-            f"player's buy-in; a name mistyped is ended with `handledger entry retract "
-            f"{shell_arg(session)} {shell_arg(seq)} --reason … --by …`)")
+    def show(name: str) -> str:
+        return name if name.isascii() else spelled(name)
+
+    return (f"warning: {show(player)} is new to the books of session {session} (its "
+            f"players: {', '.join(map(show, names))}): did you mean {' or '.join(close)}? "
+            "(recorded as a new player's buy-in; a name mistyped is ended with `handledger "
+            f"entry retract {shell_arg(session)} {shell_arg(seq)} --reason … --by …`)")
 
 
 def _one_typo(typed: str, name: str) -> bool:
