@@ -24,8 +24,8 @@ def test_hand_start_refuses_an_id_that_cannot_be_typed_back(run, db: str) -> Non
                      "of printable text"),
             ("h\x1b[31mred", "hand id 'h\\x1b[31mred' holds a control character (U+001B): an "
                              "id is one line of printable text"),
-            ("h\u200b1", "hand id 'h\\u200b1' holds a control character (U+200B): an id is "
-                         "one line of printable text"),
+            ("h\u200b1", "hand id 'h\\u200b1' holds an invisible format character (U+200B): "
+                         "an id is one line of printable text"),
             (" h3", "hand id ' h3' has leading or trailing whitespace: ids are kept as typed, "
                     "never repaired (write 'h3')"),
             ("-h4", "hand id '-h4' starts with '-': a command would read it as an option "

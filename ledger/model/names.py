@@ -194,9 +194,17 @@ def _one_printable_line(text: str, label: str, one: str) -> str:
         return text  # U+0020, U+007F) in it; 2 us a seat of an import's hand, measured
     bad = next((c for c in text if unicodedata.category(c).startswith("C")), None)
     if bad is not None:
-        raise MalformedInput(f"{label} {text!r} holds a control character "
-                             f"(U+{ord(bad):04X}): {one} is one line of printable text")
+        kind = _NOT_PRINTED.get(unicodedata.category(bad), "a control character")
+        raise MalformedInput(f"{label} {text!r} holds {kind} (U+{ord(bad):04X}): {one} is "
+                             "one line of printable text")
     return text
+
+
+#: What a character of Unicode category C other than a control character (Cc) is called in a
+#: refusal: none prints as itself (a zero-width joiner, U+200D, is category Cf, and a name
+#: with it prints like one without).
+_NOT_PRINTED = {"Cf": "an invisible format character", "Co": "a private-use character",
+                "Cn": "an unassigned code point", "Cs": "a lone surrogate"}
 
 
 #: Words the live action notation reads before any player name (engine/notation.py,
