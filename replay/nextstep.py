@@ -75,6 +75,18 @@ def _declare(state: HandState) -> str:
             f"{_names(waiting)})")
 
 
+def _to_show(state: HandState) -> bool:
+    """Whether a player may still show or muck at the showdown: two players or more still
+    in (one alone need not show, RULES.md §1.5) and one of them who has not shown, or has
+    shown with a card unseen (``??``, which a later show may name: a shown hand stays
+    shown, :mod:`replay.show_rules`)."""
+    live = state.live()
+    if len(live) <= 1:
+        return False
+    shown, hole = state.cards.shown, state.cards.hole
+    return any(p not in shown or "??" in hole[p] for p in live)
+
+
 def next_step(state: HandState) -> str:
     """``"phase deal, next: d db CARDS (3 cards)"``: the phase and what it waits
     for (a deal, a discard, a declaration, the showdown); the phase alone when the engine
@@ -97,9 +109,9 @@ def next_step(state: HandState) -> str:
         elif state.rake:  # a raked hand records its payouts: the pot less the rake
             pay = (f"pay PLAYER AMOUNT (the pot less the rake of "
                    f"{format_amount(state.rake, state.started.unit.decimals)}), then end")
-            step = f"next: {pay}" if state.live_count() <= 1 else (
+            step = f"next: {pay}" if not _to_show(state) else (
                 f"next: PLAYER sm CARDS (show) or PLAYER sm (muck), {pay}")
-        elif state.live_count() <= 1:  # won without a showdown: nothing to show
+        elif not _to_show(state):  # won without a showdown, or every hand shown: none to show
             step = "next: pay PLAYER AMOUNT, end"
         else:
             step = "next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER AMOUNT, end"

@@ -52,14 +52,16 @@ def pots_explained(pots: Any) -> list[str]:
 
 def rules_pay(state: HandState, result: Any) -> tuple[str, ...]:
     """What the rules pay a hand in play once its cards decide it: at its showdown (every
-    declaration made, RULES.md §3; two players or more still in, not a hand won by a fold),
-    no payout recorded yet, and its pots verifiable (every
+    declaration made, RULES.md §3; two players or more not folded, not a hand won by a fold:
+    a player who mucked at the showdown counts, his muck gives up the pots, §1.5), no payout
+    recorded yet, and its pots verifiable (every
     hand that contests one shown or mucked, RULES.md §1.6): its pots (less the rake typed,
     :func:`replay.raked_pots.rules_pots`) as ``show`` explains them (:func:`pots_explained`),
     for the host to type as ``pay PLAYER AMOUNT``; ``()`` otherwise. ``result``:
     :func:`engine.settle.settle` of ``state``."""
     if (state.status != "open" or state.phase != "showdown" or state.payouts
-            or len(state.live()) < 2 or not result.verifiable or not result.pots):
+            or len(state.players) - len(state.folded) < 2 or not result.verifiable
+            or not result.pots):
         return ()
     raked = None
     if state.rake:  # `rake AMOUNT` typed: the pots less it, as `end` will hold them

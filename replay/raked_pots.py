@@ -28,14 +28,16 @@ def pots_less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | No
     main pot first (an uncalled bet is returned, never raked: RULES.md §1.2-1.4), or as
     ``taken`` says (chips taken from each pot in the order of ``result.pots``:
     :func:`replay.rake.site_pot_rakes`). None when the hand cannot be so awarded: neither
-    complete nor in play with its betting over (``open``: a live rake is recorded only then;
+    complete nor in play at its showdown (a declare hand's rake may be recorded while its
+    players declare, before the declarations that award its pots, RULES.md §3;
     :func:`replay.rake.less_rake` asks only of a complete hand), voided, an unverifiable
     showdown, chips carried in or out, a rake above its pots, or a pot the rules carry."""
     from engine.pots import Pot
     from engine.settle import award, gave_up
 
     pots = result.pots
-    if (result.status not in ("complete", "open") or not result.verifiable
+    before_showdown = result.status == "open" and state.phase != "showdown"
+    if (result.status not in ("complete", "open") or before_showdown or not result.verifiable
             or result.carried or result.carried_in or result.carried_out
             or rake > sum(p.amount for p in pots)):
         return None

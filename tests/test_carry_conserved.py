@@ -97,8 +97,7 @@ def test_a_pot_the_rules_carry_cannot_be_paid_at_the_table(user, db: str,  # noq
     code, _, err = _table(user, "c1", ["pay Ann 2"])
     assert code == 2
     assert err.strip() == (f"error: line 1, hand c1, action 'pay Ann 2': {REFUSED}: nothing can "
-                           "be paid; now: phase showdown, next: PLAYER sm CARDS (show) or "
-                           "PLAYER sm (muck), pay PLAYER AMOUNT, end")
+                           "be paid; now: phase showdown, next: pay PLAYER AMOUNT, end")
     assert ("carried: 4 to the session's next hand, paid to nobody (RULES.md §3.8, §7.1)"
             in user("state", "c1")[1].splitlines())
     code, _, err = user("act", "c1", "rake 1")

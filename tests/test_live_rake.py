@@ -189,8 +189,9 @@ def test_a_rake_before_the_showdown_or_of_no_hand_is_refused(run, db: str) -> No
     steps = [("hand", "start", "--hand", "r1", "--game", "NT", "--stakes", "1/2", "--seats",
               "Ann:150,Bob:150", "--button", "Ann"), ("act", "r1", "d dh Ann AsAh")]
     build_ledger(Path(db), steps)
-    assert ("the rake is taken from the pot at the showdown, after the betting (phase deal "
-            "now)" in _refused(run, Path(db), "rake 3"))
+    assert ("the rake is taken from the pot once the betting is over: at the showdown, or "
+            "while the players declare when no betting round follows the declarations (phase "
+            "deal now)" in _refused(run, Path(db), "rake 3"))
     assert _refused(run, Path(db), "rake 3", hand="r9") == (
         f"error: hand r9: ledger {db} holds no such hand\n")
 

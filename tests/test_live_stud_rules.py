@@ -164,6 +164,29 @@ def test_a_bring_in_from_the_wrong_seat_beside_an_unseen_upcard_is_refused(user,
         "Main pot: 5 (Ann, Bob, Cy)", "stacks: Ann 97 bet 2, Bob 99, Cy 99"]
 
 
+def test_the_lowest_upcard_all_in_on_the_ante_passes_the_bring_in_to_his_left(user, db: str  # noqa: ANN001
+                                                                              ) -> None:
+    """RULES.md §4.1 names the lowest upcard and says nothing of its owner all-in on the ante
+    (docs/LIVE.md, "Blinds, straddles and stud's bring-in"): Ann's 3d is lowest, her 1 chip
+    is her ante, so the bring-in passes to Bob on her left (Kc), not to Cy's Qc, the next
+    lowest. Bob brings in 1: the antes of 3 are the main pot (Ann all-in for 1), Bob's 1 a
+    side pot of Bob and Cy (RULES.md §1.2); Cy to call 1."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "a1", "--game", "F7S", "--antes", "1",
+                "--bring-in", "1", "--small-bet", "2", "--big-bet", "4",
+                "--seats", "Ann:1,Bob:50,Cy:50")[0] == 0
+    _table(user, "a1", ["d dh Ann 2s4s3d", "d dh Bob 5h6hKc", "d dh Cy 7h8hQc"])
+    now = "now: Bob to act: bring in 1 (pb), complete to 2..2"
+    assert user("act", "a1", "Cy pb") == (
+        2, "", f"error: hand a1, action 'Cy pb': out of turn: Bob must bring it in, not Cy; "
+               f"{now}\n")
+    assert user("act", "a1", "Bob pb") == (
+        0, "8 forced_bet; Cy to act: to call 1, complete to 2..2\n", "")
+    assert user("state", "a1")[1].splitlines()[3:6] == [
+        "Main pot: 3 (Ann, Bob, Cy)", "Side pot 1: 1 (Bob, Cy)",
+        "stacks: Ann 0, Bob 48 bet 1, Cy 49"]
+
+
 def test_a_first_action_on_fourth_street_beside_an_unseen_upcard(user, db: str) -> None:  # noqa: ANN001
     """RULES.md §4.1: from fourth street on the best board acts first. Ann's upcards are
     unseen; Bob shows 9d 4c, Cy 2c 3d, below Bob's whatever Ann holds: Ann or Bob acts first,

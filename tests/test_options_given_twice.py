@@ -62,7 +62,7 @@ def test_a_json_action_with_a_key_twice_writes_nothing(tmp_path: Path) -> None:
     code, out, err = one_shot(db, "act", "j1", twice)
     assert (code, out) == (2, "")
     assert err == (f"error: hand j1, action '{twice}': {said}; now: phase showdown, next: "
-                   "PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER AMOUNT, end\n")
+                   "pay PLAYER AMOUNT, end\n")  # both hands shown: nobody left to show
     assert events(db) == before
     assert one_shot(db, "act", "j1", twice.replace('"amount":1,', ""))[0] == 0
     assert one_shot(db, "act", "j1", "end")[0] == 0

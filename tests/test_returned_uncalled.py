@@ -78,8 +78,7 @@ def test_no_more_than_the_uncalled_bet(tmp_path: Path) -> None:
     _p2(db)
     assert _refused(db, "act", "p2", "returned Ann 51") == (
         f"error: hand p2, action 'returned Ann 51': Ann's uncalled bet is 50, but 51 would be "
-        f"returned to Ann {RULE}{POT}; now: phase showdown, next: PLAYER sm CARDS (show) or "
-        "PLAYER sm (muck), pay PLAYER AMOUNT, end\n")
+        f"returned to Ann {RULE}{POT}; now: phase showdown, next: pay PLAYER AMOUNT, end\n")
     assert one_shot(db, "act", "p2", "returned Ann 30")[0] == 0
     assert _refused(db, "act", "p2", "returned Ann 21") == (
         f"error: hand p2, action 'returned Ann 21': Ann's uncalled bet is 50, but 51 (30 of "

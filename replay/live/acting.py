@@ -15,6 +15,7 @@ from engine.declare.order import still_to_declare
 from engine.errors import IllegalAction, NotAnAction
 from engine.state import HandState
 from ledger.model import events as ev
+from ledger.model.carry_rules import carry_sections
 from ledger.model.errors import LedgerError
 from replay.amendments import effective_events
 from replay.board_rules import whole_street
@@ -38,8 +39,9 @@ from replay.typed import as_typed, reason_as_typed
 
 def _live_rules(state: HandState, event: Any, events: Sequence[Any] = ()) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
-    after its end (that is a correction), a payout, a rake or a show before the betting is
-    over (or, in the declare phase, before every player has declared), a second show by a
+    after its end (that is a correction), a payout or a show before the betting is over
+    (or, in the declare phase, before every player has declared), a rake before it
+    (:func:`_rake_refused`), a second show by a
     player who has shown, or his muck after it (:func:`replay.show_rules.shown_stays`;
     ``events``: the hand's stream as stored, to name the cards as shown), a payout of no
     chips, a payout to a player who folded, chips returned beyond the
@@ -68,9 +70,10 @@ def _live_rules(state: HandState, event: Any, events: Sequence[Any] = ()) -> Non
     if event.type == "recorded_payout" and state.phase != "showdown":
         raise IllegalAction(f"a payout comes at the showdown, after the betting "
                             f"(phase {state.phase_said} now)")
-    if event.type == "recorded_rake" and state.phase != "showdown":
-        raise IllegalAction(f"the rake is taken from the pot at the showdown, after the "
-                            f"betting (phase {state.phase_said} now)")
+    if event.type == "recorded_rake":
+        refused = _rake_refused(state)
+        if refused:
+            raise IllegalAction(refused)
     if event.type == "reveal" and state.phase == "draw":
         raise IllegalAction("cards are shown after the draw: its discards change the hand")
     if event.type == "reveal" and state.phase == "declare":
@@ -95,6 +98,32 @@ def _live_rules(state: HandState, event: Any, events: Sequence[Any] = ()) -> Non
         _rake_rules(state, event)
     if event.type == "cards_dealt" and event.player is None:
         whole_street(state, event)
+
+
+def _rake_refused(state: HandState) -> str | None:
+    """Why the rake may not be taken now (None: it may). It is taken once the betting is over
+    and every card is dealt: at the showdown, or while a declare hand's players declare (the
+    declarations decide who wins the pots, never what they hold, and the rake comes out of
+    the pots before they are split, RULES.md §3.2-3.5), unless a betting round follows the
+    declarations (§3.4) or the hand's rules may carry a pot or an odd chip to the session's
+    next hand, which only the declarations decide (§2.2, §3.8; a rake never takes carried
+    chips, :func:`replay.payout_rules.rake_not_carried`)."""
+    if state.phase == "showdown":
+        return None
+    head = (f"the rake is taken from the pot once the betting is over: at the showdown, or "
+            f"while the players declare when no betting round follows the declarations "
+            f"(phase {state.phase_said} now")
+    options = state.started.options
+    declare = options.declare
+    if state.phase != "declare" or declare is None:
+        return head + ")"
+    if declare.bet_after_declare:
+        return head + ", and a betting round follows the declarations)"
+    if declare.no_eligible_winner == "carry_over" or (
+            options.split.odd_chip_tie_order == "carry_to_next_hand"):
+        return (head + f", and what the pot carries to the session's next hand is known at "
+                f"the showdown, {carry_sections(options)})")
+    return None
 
 
 def _betting_over(state: HandState) -> bool:
