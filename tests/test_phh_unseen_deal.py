@@ -95,7 +95,7 @@ def test_another_hand_that_looks_alike_is_stored_apart(tmp_path: Path) -> None:
 def test_two_alike_hands_of_one_file_stay_two_and_their_copy_is_known(tmp_path: Path) -> None:
     """[1] hand 1 and [2] hand 2 of one session, both everyone folding to Bob at stacks of
     100 (????), 10 events each: two hands (Bob paid 3 each); the file again with a comment on each table under
-    another name: both known, nothing written."""
+    another name (with worker processes too): both known, nothing written."""
     db = tmp_path / "d.duckdb"
     assert one_shot(db, "session", "open", "fri")[0] == 0
     one, two = FOLDED.replace("hand = 7", "hand = 1"), FOLDED.replace("hand = 7", "hand = 2")
@@ -106,9 +106,10 @@ def test_two_alike_hands_of_one_file_stay_two_and_their_copy_is_known(tmp_path: 
     assert _hands(db) == ["fri-1", "fri-2"] and _nets(db) == [("Bob", 6)]
     before = events(db)
     copy = _file(tmp_path, "fri-copy.phhs", f"[1]\n{one}\n[2]\n{two}", '_comment = "hi"')
-    assert one_shot(db, "import", "--session", "fri", str(copy)) == (0, (
-        "imported 0 hand(s) (0 events) from 1 file(s); 2 already in the ledger; "
-        "0 rejected\n"), "")
+    for jobs in (("--jobs", "2"), ()):  # worker processes leave such a file to one process
+        assert one_shot(db, "import", *jobs, str(copy)) == (0, (
+            "imported 0 hand(s) (0 events) from 1 file(s); 2 already in the ledger; "
+            "0 rejected\n"), "")
     assert events(db) == before
 
 

@@ -76,6 +76,19 @@ def _deal_of_events(events: Sequence[Any]) -> Deal | None:
                                if e.type == "cards_dealt" and e.player is not None])
 
 
+def seating_of(started: Any) -> str:
+    """The game and the players in seat order of the hand ``started`` begins, as the index of
+    stored id-less hands keys them (:func:`_seatings`)."""
+    return "\x1e".join([started.game, "\x1f".join(s.player for s in started.seats)])
+
+
+def seated_alike(ledger: Any, seatings: set[str], upto: int) -> bool:
+    """Whether a stored id-less PHH hand (at or before ``upto``) has one of ``seatings``
+    (:func:`seating_of`): a hand of them may be known by its deal or all it holds."""
+    index = _seatings(ledger, upto)
+    return any(key in index for key in seatings)
+
+
 def _seating(deal: Deal) -> str:
     """The game and the players in seat order of ``deal``, as :func:`_seatings` keys them."""
     return "\x1e".join([deal[0], "\x1f".join(p for p, _ in deal[1])])
