@@ -94,8 +94,9 @@ def test_another_hand_that_looks_alike_is_stored_apart(tmp_path: Path) -> None:
 
 def test_two_alike_hands_of_one_file_stay_two_and_their_copy_is_known(tmp_path: Path) -> None:
     """[1] hand 1 and [2] hand 2 of one session, both everyone folding to Bob at stacks of
-    100 (????), 10 events each: two hands (Bob paid 3 each); the file again with a comment on each table under
-    another name (with worker processes too): both known, nothing written."""
+    100 (????), 10 events each: two hands (Bob paid 3 each); the file again with a comment on
+    each table under another name (with worker processes too): both known, nothing
+    written."""
     db = tmp_path / "d.duckdb"
     assert one_shot(db, "session", "open", "fri")[0] == 0
     one, two = FOLDED.replace("hand = 7", "hand = 1"), FOLDED.replace("hand = 7", "hand = 2")
