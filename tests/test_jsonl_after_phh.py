@@ -156,3 +156,34 @@ def test_a_session_opened_after_its_hands_follows_their_stacks(tmp_path: Path) -
         "expected 110 (-10) [session friday, hand pn-friday-4-164210359269400, player "
         "ydk9sgEWl2; expected 110, actual 100]\n"
         "audit: 2 discrepancies (stack_continuity 2); 4 hand(s) in 1 session(s) checked\n"), "")
+
+
+def test_a_refused_book_counts_the_phh_hand_the_ledger_holds_known(tmp_path: Path) -> None:
+    """A PHH hand (no site key) imported into session fri after its 3 buy-ins of 100: the
+    ledger built from its PHH export holds it under its id, so the JSON-lines book refused
+    whole says "1 already in the ledger" (its one hand), not "0 … 1 other hand(s) not
+    written"; with worker processes alike."""
+    hand = tmp_path / "h.phhs"
+    hand.write_text(
+        "variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n"
+        "starting_stacks = [100, 100, 100]\nactions = ['d dh p1 AsKs', 'd dh p2 QhQd', "
+        "'d dh p3 7c2d', 'p3 f', 'p1 f']\nplayers = ['Ann', 'Bob', 'Cy']\n"
+        "winnings = [0, 3, 0]\n")
+    first = tmp_path / "a.duckdb"
+    assert one_shot(first, "session", "open", "fri")[0] == 0
+    for player in ("Ann", "Bob", "Cy"):
+        assert one_shot(first, "buyin", "fri", player, "100")[0] == 0
+    assert one_shot(first, "import", "--session", "fri", str(hand))[0] == 0
+    phh, jsonl = _exports(tmp_path, first)
+    db = tmp_path / "b.duckdb"
+    assert one_shot(db, "import", str(phh))[1] == (
+        "imported 1 hand(s) (10 events) from 1 file(s); 0 already in the ledger; 0 rejected\n")
+    before = events(db)
+    for jobs in ((), ("--jobs", "2")):
+        code, out, err = one_shot(db, "import", *jobs, str(jsonl))
+        assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in "
+                                  "the ledger; 1 rejected\n")
+        assert err.startswith(f"error: {jsonl}:2, session fri: its buy_in at seq 2 (Ann, 100 "
+                              "chips) was made before hand phh-4e31f564e399, which the ledger "
+                              "holds already in session fri, a session it never opened")
+        assert events(db) == before

@@ -172,3 +172,28 @@ def test_a_file_pasted_after_itself_names_each_repeated_table_its_hand_and_first
         "at line 1; a table is one hand, named once in its file",
         f"error: {path}:31, hand twice-5: table [2] is repeated: the file's first table [2] is "
         "at line 11; a table is one hand, named once in its file"]
+
+
+def test_a_short_paid_hand_pasted_twice_is_warned_of_once(tmp_path: Path) -> None:
+    """[1] and [2] the same hand, paid 290 of its pot of 300 (3 players call 100 to the end,
+    Bob paid 290): stored once with one warning at [1]'s line, its copy repeated in the file,
+    with worker processes too; imported again, nothing more said."""
+    hand = ("variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [50, 100, 0]\n"
+            "min_bet = 100\nstarting_stacks = [1000, 1000, 1000]\nactions = ['d dh p1 AsKs', "
+            "'d dh p2 QhQd', 'd dh p3 7c2d', 'p3 cc', 'p1 cc', 'p2 cc', 'd db 2c7h9s', "
+            "'p1 cc', 'p2 cc', 'p3 cc', 'd db Td', 'p1 cc', 'p2 cc', 'p3 cc', 'd db 3s', "
+            "'p1 cc', 'p2 cc', 'p3 cc', 'p1 sm', 'p2 sm', 'p3 sm']\n"
+            "players = ['Ann', 'Bob', 'Cy']\nwinnings = [0, 290, 0]\n")
+    path = tmp_path / "t.phhs"
+    path.write_text(f"[1]\n{hand}[2]\n{hand}")
+    for db, jobs in ((tmp_path / "a.duckdb", ()), (tmp_path / "b.duckdb", ("--jobs", "2"))):
+        code, out, err = one_shot(db, "import", *jobs, str(path))
+        assert (code, out) == (0, "imported 1 hand(s) (26 events) from 1 file(s); 0 already in "
+                                  "the ledger; 1 repeated in the file; 0 rejected; 1 warning(s) "
+                                  "about hands stored\n")
+        assert err.splitlines() == [
+            f"warning: {path}:1: hand phh-9c5d433b8cd4: the table paid 290 of the pot of 300: "
+            "short by 10, and the hand records no rake (stored; the audit reports it)"]
+        assert one_shot(db, "import", str(path)) == (0, (
+            "imported 0 hand(s) (0 events) from 1 file(s); 2 already in the ledger; "
+            "0 rejected\n"), "")

@@ -42,6 +42,7 @@ from ledger.formats.jsonl.lines import CLOSING_START
 from ledger.model.errors import LedgerError
 from ledger.store.streams import any_stored, head_position
 from replay.ingest.parts import Job, Part, prepare_part
+from replay.ingest.samedeal import seated_alike
 
 #: ``--jobs`` not given: the workers are used for a JSON-lines file of at least this size (a
 #: worker takes about half a second to start; a smaller file takes about a second in one
@@ -369,6 +370,9 @@ def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) 
         if stored and (any_stored(ledger, part.hands, new_sessions, upto=stored)
                        or ledger.known_sources(part_keys)):
             raise _Fallback("a hand, session or source key already in the ledger")
+        if stored and part.seatings and seated_alike(ledger, part.seatings, stored):
+            raise _Fallback("an id-less PHH hand of players the ledger holds such a hand of "
+                            "(known by its deal: one process)")
         try:
             positions = ledger.append_columns(part.columns)
         except LedgerError as exc:  # the one-process import words it (or writes it)

@@ -58,6 +58,11 @@ class Part:
     facts: bytes = b""
     fallback: str | None = None
     warnings: list[str] = field(default_factory=list)
+    #: the game and players in seat order of its id-less PHH hands
+    #: (:func:`replay.ingest.samedeal.seating_of`): a stored hand of one of them may be one
+    #: of them, which the one-process import finds (:func:`replay.ingest.samedeal.
+    #: drop_same_deals`)
+    seatings: set[str] = field(default_factory=set)
 
 
 #: A worker's memory across the parts it prepares: the reader's event of each event text,
@@ -149,6 +154,8 @@ def _prepare_phh(job: Job) -> Part:
     from ledger.model.batch import Batch
     from replay.build import phh_fold
     from replay.ingest.faults import hand_faults
+    from replay.ingest.known_hands import CONTENT_ID
+    from replay.ingest.samedeal import known_by_deal, seating_of
     from replay.ingest.stacks import told_stacks
 
     try:
@@ -177,10 +184,12 @@ def _prepare_phh(job: Job) -> Part:
             found.append(fault)  # a rake or payouts that do not add up: a warning
         batches.append(Batch(hand.hand, events, hand.hand, None, hand.source_key, hand.line))
         states[hand.hand] = (events, state, settled)
+    seatings = {seating_of(b.events[0]) for b in batches
+                if known_by_deal(b.events[0], b.hand_id, CONTENT_ID)}
     # a memo of this part's own: the cache of the JSON-lines parts would keep every event of
     # the worker's parts alive up to its limit (a worker's memory grew with the file)
-    return _serialised(Part(tables=tables, warnings=_warnings(found, job)), batches, states,
-                       job, {"memo": {}, "alive": []})
+    return _serialised(Part(tables=tables, warnings=_warnings(found, job), seatings=seatings),
+                       batches, states, job, {"memo": {}, "alive": []})
 
 
 def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job,

@@ -387,8 +387,9 @@ def _refused_hands(report: ImportReport, read: FileRead | None, error: LedgerErr
 def _held_hands(ledger: Any, read: FileRead) -> set[str]:
     """The hands of ``read`` (a file refused whole) that the ledger holds already (by source
     key, or an earlier version's, or as a PHH hand carrying its site key as
-    ``_source_key``): known, as a file refused once its hands are checked
-    counts them, so that the summary says they are in the ledger."""
+    ``_source_key``, or under the same id with the same original events: a PHH export of
+    it imported first, :func:`_held_by_id`): known, as a file refused once its hands are
+    checked counts them, so that the summary says they are in the ledger."""
     from replay.ingest.carried_source import SITE_PREFIXES, hands_carrying
 
     hands = [i for i in read.items if isinstance(i, HandEvents)]
@@ -397,8 +398,29 @@ def _held_hands(ledger: Any, read: FileRead) -> set[str]:
     held = set(held) | set(hands_carrying(ledger, sorted({  # a PHH export's copy of it
         i.source_key for i in hands if i.source_key not in held
         and i.source_key.startswith(SITE_PREFIXES)})))
-    return {i.hand_id for i in hands
-            if i.source_key in held or getattr(i, "legacy_key", None) in held}
+    keyed = {i.hand_id for i in hands
+             if i.source_key in held or getattr(i, "legacy_key", None) in held}
+    return keyed | _held_by_id(ledger, [i for i in hands if i.hand_id not in keyed])
+
+
+def _held_by_id(ledger: Any, hands: list[HandEvents]) -> set[str]:
+    """Those of ``hands`` whose id the ledger holds with the same start and the same original
+    events (:func:`replay.ingest.stored_copy.first_difference`, corrections and voids left
+    out): the hand another format of the same export brought first (docs/IMPORTING.md, "The
+    import's summary line"). Two queries; none when ``hands`` is empty."""
+    from replay.ingest.stored_copy import LATER, first_difference, same_start
+
+    if not hands:
+        return set()
+    rows: dict[str, list[tuple[int, str]]] = {}
+    for hand, seq, payload in ledger.query(
+            "SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events WHERE hand_id IN"
+            " (SELECT UNNEST(?)) AND type NOT IN (SELECT UNNEST(?)) ORDER BY hand_id, seq",
+            [sorted({i.hand_id for i in hands}), list(LATER)]):
+        rows.setdefault(hand, []).append((seq, payload))
+    return {i.hand_id for i in hands if i.hand_id in rows and i.events
+            and same_start(i.events[0], rows[i.hand_id][0][1])
+            and first_difference(i.events, rows[i.hand_id]) is None}
 
 
 def _refused_in_ledger(ledger: Any, read: FileRead, batches: list[Batch],

@@ -7,7 +7,8 @@ name or venue and that number) gets another id under another file name: it too i
 its deal (:func:`known_by_deal`). Where it stands where the stored one was read from, the
 import refuses it (:func:`replay.ingest.known_hands.drop_edited_places`); a copy under another
 name is found by its deal: the same game, the same players in the same seats, and each of
-them dealt the same hole cards in his first deal, some of them known. That is the stored
+them dealt the same hole cards in his first deal, some of them known (a hand of no known
+card by all it holds instead: :mod:`replay.ingest.unseen_deal`). That is the stored
 hand, as a JSON-lines or PokerStars copy of a stored hand is by its id: the same events
 (its ``hand_started`` whole: stakes, stacks, unit) are already in the ledger, its file's
 findings (``finishing_stacks`` its winnings do not leave) warnings about the stored hand, and
@@ -27,6 +28,7 @@ from typing import Any
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
 from ledger.model.shell import shell_arg
+from replay.ingest.unseen_deal import Unseen, candidates, held_alike, unseen_of
 
 Deal = tuple[str, tuple[tuple[str, int | None], ...], tuple[tuple[str, ...] | None, ...],
              int | str | None]
@@ -74,6 +76,19 @@ def _deal_of_events(events: Sequence[Any]) -> Deal | None:
                                if e.type == "cards_dealt" and e.player is not None])
 
 
+def seating_of(started: Any) -> str:
+    """The game and the players in seat order of the hand ``started`` begins, as the index of
+    stored id-less hands keys them (:func:`_seatings`)."""
+    return "\x1e".join([started.game, "\x1f".join(s.player for s in started.seats)])
+
+
+def seated_alike(ledger: Any, seatings: set[str], upto: int) -> bool:
+    """Whether a stored id-less PHH hand (at or before ``upto``) has one of ``seatings``
+    (:func:`seating_of`): a hand of them may be known by its deal or all it holds."""
+    index = _seatings(ledger, upto)
+    return any(key in index for key in seatings)
+
+
 def _seating(deal: Deal) -> str:
     """The game and the players in seat order of ``deal``, as :func:`_seatings` keys them."""
     return "\x1e".join([deal[0], "\x1f".join(p for p, _ in deal[1])])
@@ -116,9 +131,12 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
     ledger does not hold but whose deal (:func:`deal_of`) a stored id-less PHH hand has
     (at or before ``upto``): counted known (not written) when ``compare(batch, stored rows)``
     finds no difference, else refused naming the stored hand and the difference
-    (``compare`` gives its text and file line). Three lookups a chunk of such hands at most:
-    the ids held, the stored hands of the same game and players in seat order, and the
-    cards dealt in those (an import of hands the ledger has no such hand for: two).
+    (``compare`` gives its text and file line). A hand of no known hole card has no deal: it
+    is the first stored such hand it holds all of (:mod:`replay.ingest.unseen_deal`: the same
+    PHH ``hand`` number, start and events, no ``day`` or ``table`` named otherwise), else
+    another hand. Four lookups a chunk of such hands at most: the ids held, the stored hands
+    of the same game and players in seat order, the cards dealt in those and the rows of the
+    stored hands found (an import of hands the ledger has no such hand for: two).
 
     Returns:
         The batches kept (known ones with no events), the refusals, and ``{id of a known
@@ -129,20 +147,25 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
     mine = {b.hand_id: _deal_of_events(b.events) for b in batches
             if b.is_hand and b.events and b.events[0].type == "hand_started"  # no completion
             and known_by_deal(b.events[0], b.hand_id, content_id)}
+    unseen = {hand: unseen_of(b.events[0]) for b in batches  # no card known: all it holds
+              if (hand := b.hand_id) in mine and mine[hand] is None}
     mine = {hand: deal for hand, deal in mine.items() if deal is not None}
-    if not mine or not upto:
+    if not (mine or unseen) or not upto:
         return batches, [], {}
     index = _seatings(ledger, upto)
-    near = sorted({h for deal in mine.values() for h in index.get(_seating(deal), ())})
+    near = sorted({h for deal in (*mine.values(), *unseen.values())
+                   for h in index.get(_seating(deal), ())})
     if not near:  # no stored id-less hand of those players: most imports, most files
         return batches, [], {}
     held = {h for (h,) in ledger.query(
-        "SELECT DISTINCT hand_id FROM events WHERE hand_id IN (SELECT UNNEST(?))", [list(mine)])}
+        "SELECT DISTINCT hand_id FROM events WHERE hand_id IN (SELECT UNNEST(?))",
+        [[*mine, *unseen]])}
     mine = {hand: deal for hand, deal in mine.items() if hand not in held}
+    unseen = {hand: deal for hand, deal in unseen.items() if hand not in held}
     starts = {hand: parse_event(json.loads(text)) for hand, text in ledger.query(
         "SELECT hand_id, CAST(payload AS VARCHAR) FROM events WHERE seq = 1"
         " AND hand_id IN (SELECT UNNEST(?)) ORDER BY position", [near])}
-    wanted = {deal[:2] for deal in mine.values()}
+    wanted = {deal[:2] for deal in (*mine.values(), *unseen.values())}
     starts = {h: e for h, e in starts.items() if known_by_deal(e, h, content_id)
               and (e.game, tuple((s.player, s.seat) for s in e.seats)) in wanted}
     if not starts:
@@ -156,19 +179,23 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
             [upto, list(starts)]):
         dealt.setdefault(hand, []).append((player, json.loads(cards)))
     stored: dict[Deal, str] = {}
+    blind: dict[Unseen, list[str]] = {}  # stored hands of no known card, in ledger order
     for hand, started in starts.items():  # in ledger order: the first stored such hand
         deal = deal_of(started, dealt.get(hand, []))
         if deal is not None:
             stored.setdefault(deal, hand)
+        else:
+            blind.setdefault(unseen_of(started), []).append(hand)
     found = {hand: stored[deal] for hand, deal in mine.items() if deal in stored}
+    files = {b.hand_id: b.events for b in batches if b.hand_id in unseen and b.events}
+    maybe = candidates(files, unseen, blind, starts)  # type: ignore[arg-type]
+    if not (found or maybe):
+        return batches, [], {}
+    rows = _original_rows(ledger, upto, {*found.values(), *(h for olds in maybe.values()
+                                                             for h in olds)})
+    found |= held_alike(files, maybe, starts, rows)  # type: ignore[arg-type]
     if not found:
         return batches, [], {}
-    rows: dict[str, list[tuple[int, str]]] = {}
-    for hand, seq, text in ledger.query(
-            "SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events WHERE position <= ?"
-            " AND hand_id IN (SELECT UNNEST(?)) AND type NOT IN ('correction', 'hand_voided')"
-            " ORDER BY hand_id, seq", [upto, sorted(set(found.values()))]):
-        rows.setdefault(hand, []).append((seq, text))
     out, refused, known = [], [], {}
     for b in batches:
         old = found.get(b.hand_id)  # type: ignore[arg-type]
@@ -181,10 +208,26 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
             known[b.hand_id] = old
             continue
         text, line = differ
+        how = (f"holds what hand {old} of the ledger holds, no hole card known (the same "
+               "players in their seats, stacks and actions: a PHH hand without _hand_id is "
+               "known by its content)" if b.hand_id in unseen else
+               f"deals the players in their seats the hole cards hand {old} of the ledger "
+               "dealt them (a PHH hand without _hand_id is known by its content)")
         refused.append(LedgerError(
-            f"this hand deals the players in their seats the hole cards hand {old} of the "
-            f"ledger dealt them (a PHH hand without _hand_id is known by its content), and "
+            f"this hand {how}, and "
             f"differs from it: {text}; a change to a stored hand is a correction "
             f"(`handledger correct {shell_arg(old)} ...`), not another "
             "hand", hand=b.hand_id, line=line))
     return out, refused, known
+
+
+def _original_rows(ledger: Any, upto: int, hands: set[str]) -> dict[str, list[tuple[int, str]]]:
+    """``{hand: [(seq, stored JSON)]}`` of the stored ``hands`` at or before ``upto``, their
+    corrections and voids left out, in seq order."""
+    rows: dict[str, list[tuple[int, str]]] = {}
+    for hand, seq, text in ledger.query(
+            "SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events WHERE position <= ?"
+            " AND hand_id IN (SELECT UNNEST(?)) AND type NOT IN ('correction', 'hand_voided')"
+            " ORDER BY hand_id, seq", [upto, sorted(hands)]):
+        rows.setdefault(hand, []).append((seq, text))
+    return rows

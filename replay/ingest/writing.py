@@ -378,7 +378,7 @@ class FileWriter:
                     self.known.add(batch.hand_id)
         part.warnings = [warning_line(of_stored(e, self.dealt[e.hand])
                                       if e.hand in self.dealt else e)
-                         for e in found if e.hand not in self.already]
+                         for e in _once_a_hand(found) if e.hand not in self.already]
         part.warnings.extend(warning_line(e) for e in unbought_seats(
             self.ledger, self.seats, file=name, stored=self.stored))
         self._within_table(name)
@@ -474,3 +474,17 @@ def _rejected(errors: list[LedgerError], kept: set[str | None]) -> int:
     named.update(h for e in errors for h in getattr(e, "hands", ()))  # SameForHands
     return len(named - kept) + sum(1 for e in errors if isinstance(e, RepeatedHand) or (
         e.hand is None and e.session is None and not hasattr(e, "hands")))
+
+
+def _once_a_hand(found: Sequence[StoredFinding]) -> list[StoredFinding]:
+    """``found`` with each finding of a hand said once: a hand pasted twice in its file is
+    stored once (the copy counted repeated in the file), and its warning is given once, as
+    the hand is stored, at the first table that gives it (docs/IMPORTING.md, "A hand stored
+    as the site paid it")."""
+    said: set[tuple[str | None, str]] = set()
+    out = []
+    for e in found:
+        if (e.hand, e.message) not in said:
+            said.add((e.hand, e.message))
+            out.append(e)
+    return out
