@@ -8,6 +8,7 @@ from pathlib import Path
 
 import duckdb
 
+from ledger.formats.phh.read import read_phh_text
 from tests.conftest import SHARED
 from tests.test_live_table import one_shot
 
@@ -107,3 +108,15 @@ def test_keys_of_ones_own_and_the_specifications_optional_fields_are_read(tmp_pa
     code, out, err = one_shot(db, "import", "--strict", str(path))
     assert (code, err) == (0, "")
     assert sorted(n for _, _, n in _nets(db)) == [-1, 0, 1]
+
+
+def test_our_exports_metadata_keys_are_read_as_they_are() -> None:
+    # the ledger's export writes a PokerStars hand's button_seat back as a top-level key
+    result = read_phh_text(HAND.format("AhKh") + "_hand_id = 'h1'\nbutton_seat = 3\n",
+                           file="e.phh")
+    (hand,) = result.check()
+    assert (hand.hand, hand.started.source["button_seat"]) == ("h1", 3)
+    result = read_phh_text(HAND.format("AhKh") + "button_seat = 3\n", file="u.phh")
+    assert [(e.line, e.message) for e in result.errors] == [
+        (9, "unknown key 'button_seat': not a PHH field, and a key of one's own starts with "
+            "'_' (FORMATS.md §1)")]

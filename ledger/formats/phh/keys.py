@@ -5,7 +5,11 @@ A key is a field of the PHH specification (the optional fields pokerkit's
 a user extension, whose name starts with ``_`` (ours: ``_declare``, ``_expected``, …). Any
 other key is most likely a field misspelt (``winings``), which read as an extension would
 store the hand without what the field says (no payouts, seat labels for names), so
-:func:`check_keys` refuses the hand.
+:func:`check_keys` refuses the hand. Two kinds of keys are read as they are: the keys the
+reader itself refuses with a reason of its own (``file``, ``line``, …: reserved), and every key
+of a hand of the ledger's own PHH export (``_hand_id``), which writes back as top-level keys
+the metadata of hands other formats gave it (a PokerStars hand's ``button_seat``, a PokerNow
+hand's ``your_hand``, …).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from ledger.formats.phh.base import RESERVED_SOURCE_KEYS
 from ledger.formats.phh.fields import MODELLED, RawHand
 
 #: The PHH specification's fields, required and optional (FORMATS.md §1).
@@ -25,7 +30,8 @@ PHH_FIELDS = frozenset(key for key in MODELLED if not key.startswith("_")) | {
 
 
 def check_keys(raw: RawHand) -> None:
-    """Refuse a hand table holding a key that is neither a PHH field nor ``_``-prefixed.
+    """Refuse a hand table holding a key that is neither a PHH field nor ``_``-prefixed
+    (reserved keys and a hand of our export aside: see the module doc).
 
     Raises:
         MalformedInput: at the key's line, naming the key and the closest field (``unknown
@@ -33,8 +39,10 @@ def check_keys(raw: RawHand) -> None:
             a ``variant`` (``[1.2]`` typed for ``[2]``) is refused as a hand inside a hand,
             at its header's line.
     """
+    if "_hand_id" in raw.table:  # our export: other formats' metadata, written back
+        return
     for key, value in raw.table.items():
-        if key in PHH_FIELDS or key.startswith("_"):
+        if key in PHH_FIELDS or key.startswith("_") or key in RESERVED_SOURCE_KEYS:
             continue
         if isinstance(value, dict) and "variant" in value and raw.section is not None:
             name = f"{raw.section}.{key}"
