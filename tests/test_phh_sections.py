@@ -41,9 +41,9 @@ EDITS = [
     lambda t: t.replace("\n[2]\n", "\n  [2]\n", 1),
     lambda t: t.replace("\n[3]\n", "\n[2]\n", 1),
     lambda t: t + "\n[[more]]\na = 1\n",
-    lambda t: t.replace("\n[3]\n", "\n[1.x]\ny = 1\n[3]\n", 1),
-    lambda t: t.replace("\n[2]\n", "\n[2]\nz = '''\n[9]\nabc'''\n", 1),
-    lambda t: t.replace("\n[2]\n", "\n[2]\nz = [\n['a'],\n]\n", 1),
+    lambda t: t.replace("\n[3]\n", "\n[1._x]\ny = 1\n[3]\n", 1),
+    lambda t: t.replace("\n[2]\n", "\n[2]\n_z = '''\n[9]\nabc'''\n", 1),
+    lambda t: t.replace("\n[2]\n", "\n[2]\n_z = [\n['a'],\n]\n", 1),
     lambda t: t.replace("\n[2]\n", '\n["2"]\n', 1),
     lambda t: t.replace("\n[2]\n", "\n[2] # the second\n", 1),
     lambda t: t.replace("\n", "\r\n"),
@@ -103,15 +103,15 @@ def test_a_dotted_top_level_key_is_not_a_hand() -> None:
 
 
 def test_a_header_inside_a_multi_line_string_is_not_a_hand() -> None:
-    text = f"[1]\n{BODIES[0]}note = '''\n[2]\nstill the note'''\n"
+    text = f"[1]\n{BODIES[0]}_note = '''\n[2]\nstill the note'''\n"
     (hand,) = read_phh_text(text, file="s.phhs").check()
-    assert hand.started.source["note"] == "[2]\nstill the note"
+    assert hand.started.source["_note"] == "[2]\nstill the note"
 
 
 def test_a_sub_table_out_of_order_belongs_to_its_hand() -> None:
-    text = f"[1]\n{BODIES[0]}\n[2]\n{BODIES[1]}\n[1.extra]\nk = 7\n"
+    text = f"[1]\n{BODIES[0]}\n[2]\n{BODIES[1]}\n[1._extra]\nk = 7\n"
     first, second = read_phh_text(text, file="o.phhs").check()
-    assert first.started.source["extra"] == {"k": 7} and "extra" not in second.started.source
+    assert first.started.source["_extra"] == {"k": 7} and "_extra" not in second.started.source
 
 
 def test_lines_count_newlines_only() -> None:

@@ -27,8 +27,9 @@ ALL_IN = ("actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', 'p
           "'p2 cbr 50', 'p1 cc', 'p1 sm AsKs', 'p2 sm QhQd', 'd db 2s3s9d', 'd db Tc', "
           "'d db Ah']\n")
 STEAL = "actions = ['d dh p1 {}', 'd dh p2 {}', 'd dh p3 {}', 'p3 cbr 6', 'p1 f', 'p2 f']\n"
-LABELS = ("hand(s) of no session name their seats p1 … pN, the labels of a file that names "
-          "no player (FORMATS.md §1): a label is not a player, so those seats are not listed "
+LABELS = ("hand(s) of no session seat a name of the form p1 … pN: outside a session such a "
+          "name is a seat label, whether the file names no player or its players list gives "
+          "the name (FORMATS.md §1): a label is not a player, so those seats are not listed "
           "above; ")
 NOTE = f"note: 2 {LABELS}their nets count in the players' nets sum"  # balances
 GRID_NOTE = f"note: 2 {LABELS}their nets are the row (seat labels), counted in (sum)"
@@ -69,8 +70,9 @@ def test_seat_labels_of_hands_of_no_session_are_not_players(tmp_path: Path) -> N
     site = tmp_path / "site"
     assert run(db, "report", str(site)).exit_code == 0
     index = (site / "index.html").read_text(encoding="utf-8")
-    assert ('<span id="seat-labels">2 hand(s) of no session name their seats p1 … pN, the '
-            "labels of a file that names no player: a label is not a player, so those seats "
+    assert ('<span id="seat-labels">2 hand(s) of no session seat a name of the form p1 … pN: '
+            "outside a session such a name is a seat label, whether the file names no player "
+            "or its players list gives the name: a label is not a player, so those seats "
             "are not listed: their nets added up are the row Seat labels, counted in the "
             "Sum.</span>") in index
     pages = [index, *(p.read_text(encoding="utf-8") for p in (site / "sessions").iterdir())]
@@ -132,3 +134,17 @@ def test_the_sum_of_standings_counts_the_seat_labels_as_balances_does(tmp_path: 
         '</span></td> <td class="total"><span class="chips">-5</span></td>',
         '<tr> <th scope="row">Sum</th> <td><span class="chips">-5</span></td> <td class='
         '"total"><span class="chips">-5</span></td>']
+
+
+def test_a_players_list_naming_seats_p2_and_p1_seats_labels_and_says_so(tmp_path: Path
+                                                                        ) -> None:
+    # b's steal with players p2, p1, Cy: Cy +3 (his uncalled 4 back), seat 1 ('p2') -1,
+    # seat 2 ('p1') -2; the two names read as labels, the note counts the hand
+    path = tmp_path / "mixed.phh"
+    path.write_text("players = ['p2', 'p1', 'Cy']\n" + HEAD
+                    + STEAL.format("2h3h", "4d5d", "KcKd"), encoding="utf-8")
+    db = tmp_path / "l.duckdb"
+    assert run(db, "import", str(path)).exit_code == 0
+    assert run(db, "balances").output.splitlines() == [
+        HEADER, "Cy                        3            0            0      1        0",
+        f"note: 1 {LABELS}their nets count in the players' nets sum"]

@@ -7,6 +7,9 @@ stay in the derived tables, and count where the nets must sum to zero (``balance
 their own), but they are never added up as one player nor ranked; one line says so
 (:func:`seat_label_note`).
 
+The label is known by its name alone: a seat a file's ``players`` names ``p1`` (``players =
+['p2', 'p1', 'Cy']``) is a label too in a hand of no session, as the note says.
+
 A person is never named so outside a file's labels: ``hand start --seats``, ``buyin`` and
 ``player alias`` refuse a seat's ``pN`` (README, "Bad input"). In a session a buy-in may take
 such a name once a hand imported into it seats it, and its books make him a player there: only
@@ -47,6 +50,7 @@ def seat_label_note(hands: int, summed: str = "nets") -> list[str]:
         return []
     where = ("their nets are the row (seat labels), counted in (sum)" if summed == "row" else
              "their nets count in the players' nets sum")
-    return [f"note: {hands} hand(s) of no session name their seats p1 … pN, the labels of a "
-            "file that names no player (FORMATS.md §1): a label is not a player, so those "
+    return [f"note: {hands} hand(s) of no session seat a name of the form p1 … pN: outside a "
+            "session such a name is a seat label, whether the file names no player or its "
+            "players list gives the name (FORMATS.md §1): a label is not a player, so those "
             f"seats are not listed above; {where}"]

@@ -33,6 +33,7 @@ from ledger.formats.phh.fields import (
     parse_seats,
     player_count,
 )
+from ledger.formats.phh.keys import check_keys
 from ledger.formats.phh.scan import normalise
 from ledger.model.errors import MalformedInput
 from ledger.model.events import (
@@ -71,7 +72,8 @@ def build_hand(raw: RawHand) -> PhhHand:
     as its ISO 4217 code.
 
     Raises:
-        MalformedInput: a bad field, naming the file, the key's line, the hand when known;
+        MalformedInput: a bad field, naming the file, the key's line, the hand when known
+            (a key neither PHH's nor ``_``-prefixed: :func:`~ledger.formats.phh.keys.check_keys`);
             a ``_split`` key of the low half no pot of the hand reads (a no-limit hold'em
             hand's ``low_qualifier = 'none'``; RULES.md §2, §5), naming the hand.
         pydantic.ValidationError: a value the event models refuse.
@@ -86,6 +88,7 @@ def build_hand(raw: RawHand) -> PhhHand:
             raise raw.error(f"{key} must be a non-empty string", key)
     if "_hand_id" in table:
         raw.label = table["_hand_id"]
+    check_keys(raw)
     the_game = parse_game(raw)
     count = player_count(raw)
     check_required(raw, the_game)

@@ -430,8 +430,12 @@ def _read_whole(text: str, file: str, multi: bool | None) -> Iterator[Item]:
     if not doc:
         yield MalformedInput("no hand in the file", file=file, line=1)
         return
+    tables = any(isinstance(v, dict) and "variant" in v for v in doc.values())
     if multi is None:
-        multi = any(isinstance(v, dict) and "variant" in v for v in doc.values())
+        multi = tables
+    if multi and tables and "variant" in doc:
+        yield from _bare_and_tables(text, file, doc)
+        return
     if not multi or "variant" in doc:
         layout = scan_layout(text)
         raw = RawHand(file, None, 1, 0, doc, layout.keys[None], layout.actions.get(None, []), text)
@@ -440,14 +444,36 @@ def _read_whole(text: str, file: str, multi: bool | None) -> Iterator[Item]:
     yield from _finish(file, *_table_raws(text, file, doc, 0), HandIds(_held))
 
 
-def _table_raws(text: str, file: str, doc: dict, start: int
+def _bare_and_tables(text: str, file: str, doc: dict) -> Iterator[Item]:
+    """A valid document holding a hand outside any table (``variant`` … before the first
+    header) and hands as tables: a ``.phh`` put before a ``.phhs`` (``cat one.phh t.phhs``).
+
+    A ``.phhs`` holds each hand in a table of its own (FORMATS.md §1), so the bare hand is
+    no hand of it and has no name to be known by in the file: it is refused in one error at
+    the line of its first key, naming the table after it, and is never read as a table nor
+    dropped unsaid; the tables are read as the file's hands, as the tables of a ``.phhs``
+    with a stray key before its first header are (``'note' is not a hand table``)."""
+    layout = scan_layout(text)
+    bare = layout.keys[None]
+    first = min(layout.tables.items(), key=lambda item: item[1])
+    errors = [MalformedInput(
+        f"a hand outside any table, before the table [{first[0]}] at line {first[1]}: a "
+        ".phhs file holds each hand in a table of its own ([1], [2], …; FORMATS.md §1), and "
+        "this one is not read: give it a header of its own", file=file,
+        line=min(bare.values(), default=1))]
+    raws, more = _table_raws(text, file, doc, 0, skip=frozenset(bare))
+    yield from _finish(file, raws, errors + more, HandIds(_held))
+
+
+def _table_raws(text: str, file: str, doc: dict, start: int, skip: frozenset[str] = frozenset()
                 ) -> tuple[list[RawHand], list[MalformedInput]]:
-    """The hand tables of a valid ``.phhs`` document from its ``start``-th key on."""
+    """The hand tables of a valid ``.phhs`` document from its ``start``-th key on (the keys
+    of ``skip``, a bare hand's, left out)."""
     layout = scan_layout(text)
     bodies = TableTexts(text, layout)
     raws, errors = [], []
     for index, (name, table) in enumerate(doc.items()):
-        if index < start:
+        if index < start or name in skip:
             continue
         line = layout.tables.get(name) or layout.keys[None].get(name, 1)
         if not isinstance(table, dict) or name not in layout.tables:  # a dotted key: x.y = 1
