@@ -182,8 +182,8 @@ def test_the_rake_before_the_amendment_is_off_the_table(tmp_path: Path) -> None:
              "first, another cash-out counted wrong is amended (`handledger entry amend fri SEQ "
              "CHIPS --reason … --by …`; `handledger history --session fri` lists the entries)")
     before = events(db)
-    assert one_shot(db, "import", str(path)) == (
-        2, REFUSED.replace("\n", "; 1 other hand(s) not written, their file refused\n"),
+    assert one_shot(db, "import", str(path)) == (  # its hand k1: this ledger's own
+        2, REFUSED.replace("0 already", "1 already"),
         f"error: {path}:{line}, session fri: its entry_corrected at seq 6 amends "
         f"entry 5 {bound}" + _held("amend"))
     assert events(db) == before

@@ -19,7 +19,7 @@ from typing import Any
 
 #: PHH keys that say when or where a hand was played: two hands that name one of them otherwise
 #: are two hands, however alike (a fold-around at the same stacks on two nights).
-OCCASION = ("event", "table", "day", "month", "year", "time", "time_zone",
+OCCASION = ("event", "venue", "address", "table", "day", "month", "year", "time", "time_zone",
             "time_zone_abbreviation", "city", "region", "postal_code", "country", "url")
 
 Unseen = tuple[str, tuple[tuple[str, int | None], ...], int | str | None]
