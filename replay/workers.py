@@ -68,23 +68,36 @@ def worker_start() -> None:
 
 @contextmanager
 def sigint_blocked() -> Iterator[None]:
-    """SIGINT blocked in this thread meanwhile: a process started meanwhile (fork, exec)
-    starts with it blocked, so that Ctrl-C cannot interrupt its start before it ignores
-    SIGINT (:func:`worker_start`), as multiprocessing starts its resource tracker; one sent
-    to this process meanwhile is delivered when the block ends (KeyboardInterrupt then), not
-    lost. Nothing on Windows (no signal masks). The resource tracker is started first, if
-    not yet running: its start unblocks SIGINT as it ends."""
+    """SIGINT held off meanwhile, then raised: blocked in this thread, so that a process
+    started meanwhile (fork, exec) starts with it blocked and Ctrl-C cannot interrupt its
+    start before it ignores SIGINT (:func:`worker_start`), as multiprocessing starts its
+    resource tracker; and, in the main thread, Python's handler replaced by one that notes
+    it (another thread of this process, DuckDB's or the pool's, may take the signal while
+    this one blocks it), the previous handler run with it when the block ends
+    (KeyboardInterrupt then): never lost, never raised midway. Nothing on Windows (no
+    signal masks). The resource tracker is started first, if not yet running: its start
+    unblocks SIGINT as it ends."""
+    import threading
+
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
     from multiprocessing import resource_tracker
 
     resource_tracker.ensure_running()
+    held: list[Any] = []
+    main = (threading.current_thread() is threading.main_thread()  # only it sets handlers
+            and signal.getsignal(signal.SIGINT) is not None)  # (None: not set from Python)
+    previous = signal.signal(signal.SIGINT, lambda *got: held.append(got)) if main else None
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)  # one pending is noted now
+        if main:
+            signal.signal(signal.SIGINT, previous)
+            if held and callable(previous):
+                previous(*held[0])  # default_int_handler: KeyboardInterrupt
 
 
 class QuietPool(ProcessPoolExecutor):
