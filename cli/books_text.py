@@ -18,11 +18,14 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
     sessions count chips of different values, a table per chip unit under a line naming it
     and its sessions (``chips of 0.25 USD (s01, s02):``), and a note saying why. ``names``
     renames the platform ids in the note of a hand in progress (:class:`cli.names.Names`:
-    the table names each player ``nickname (id)`` already)."""
+    the table names each player ``nickname (id)`` already). Chips of one value that is a
+    fraction of a chip of no currency are named as well, on a line above the table
+    (:func:`one_unit_line`)."""
     from ledger.audit.money_units import chips_of
 
     if not books.mixed:
-        return "\n".join([*_balances_table(books.players, books.unit),
+        return "\n".join([*one_unit_line(books.chip_unit),
+                          *_balances_table(books.players, books.unit),
                           *sum_notes(books.rake, books.unbalanced, books.unit[1]),
                           *(c["note"] for c in books.corrected_late),
                           *seat_label_note(books.seat_labels),
@@ -41,6 +44,21 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
     lines.extend(seat_label_note(books.seat_labels))
     lines.extend(map(names, in_progress_lines(books.in_progress)))
     return "\n".join(lines)
+
+
+def one_unit_line(unit: dict[str, Any] | None) -> list[str]:
+    """The line above a table of the books counting chips of ``unit`` alone (a dict with
+    ``chip_value_minor``, ``decimals``, ``currency``, ``sessions``: see
+    :func:`ledger.audit.player_balances.fractional_unit`), naming it as a table of several units is
+    headed: ``chips of 0.1 (no session):`` for hands of no session in fractional plain chips,
+    kept in tenths (10 = 1.0); [] for None."""
+    from ledger.audit.money_units import chips_of
+
+    if unit is None:
+        return []
+    named = ", ".join(s or "no session" for s in unit["sessions"])
+    return [f"{chips_of((unit['chip_value_minor'], unit['decimals'], unit['currency']))}"
+            f" ({named}):"]
 
 
 def sum_notes(rake: list[dict[str, Any]], sums: list[dict[str, Any]],
@@ -346,8 +364,10 @@ def standings_text(grid: Any) -> str:
     the table took and why a sum is not zero, as ``balances`` says it (:func:`grid_sum_notes`);
     a note for chips carried to a session's next hand that no ended hand holds yet, which the
     sum row lacks, giving the sum row's own figure and what makes it up
-    (:func:`carried_sum_lines`)."""
+    (:func:`carried_sum_lines`). Chips of one value that is a fraction of a chip of no
+    currency are named on a line above the grid (:func:`one_unit_line`)."""
     from ledger.audit.money_units import chip_unit_text
+    from ledger.audit.player_balances import fractional_unit
 
     decimals, currency = grid.unit
 
@@ -371,7 +391,8 @@ def standings_text(grid: Any) -> str:
                                                                            strict=True))
                 + "".join(f" {t:>{w}}" for t, w in zip(sums, tcols, strict=True)))
 
-    lines = [row("player", heads, totals) + (f"   ({currency})" if currency else "")]
+    lines = [*([] if grid.mixed else one_unit_line(fractional_unit(grid.units))),
+             row("player", heads, totals) + (f"   ({currency})" if currency else "")]
     for name, p in zip(names, grid.players, strict=True):
         cells = [fmt(p["nets"].get(k)) for k in keys]
         lines.append(row(name, cells, [fmt(t) for t in p.get("totals") or [p["total"]]]))

@@ -40,7 +40,10 @@ from ledger.model.errors import MalformedInput
                    'different values (no '
                    '--session, no --money): "units" as standings --json, each player\'s '
                    '"net", "buy_in", "cash_out", "rules_net" null and "by_unit" giving them '
-                   'with "hands", "sessions" in the order of "units" (null: not played)')
+                   'with "hands", "sessions" in the order of "units" (null: not played); '
+                   'chips of one value that is a fraction of a chip of no currency (0.1: '
+                   'hands in fractional plain chips): "units" naming it, the amounts '
+                   'unchanged')
 @click.pass_obj
 def balances(obj: Context, session_name: str | None, money: bool, as_json: bool) -> None:
     """Each player's net, buy-ins, cash-outs, hands and sessions, across the series or in one
@@ -76,9 +79,9 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
                                       for c in books.corrected_late]
         if books.seat_labels:  # hands of no session seated by seat label: no player listed
             body["seat_label_hands"] = books.seat_labels
-        if books.mixed:
+        if books.mixed or books.chip_unit is not None:  # the amounts' unit(s), named
             body["units"] = [{**u, "sessions": [s or "" for s in u["sessions"]]}
-                             for u in books.units]
+                             for u in books.units or [books.chip_unit]]
         if money:
             body["decimals"], body["currency"] = books.unit
         click.echo(json.dumps(named_players(body, obj.names())))

@@ -1,6 +1,7 @@
 """Balances over sessions whose chips are worth different amounts: without --session, chips of
 0.25 USD and of 0.01 USD (or of EUR) are not added up as one unit; money is, within one
-currency; a ledger of one chip value reads as it always did."""
+currency; a ledger of one chip value reads as it always did, unless that value is a fraction of
+a chip of no currency (hands in fractional plain chips), which is named."""
 
 from __future__ import annotations
 
@@ -200,3 +201,44 @@ def test_money_of_a_session_of_no_hand_is_headed_with_its_currency(tmp_path: Pat
         "player                  net       buy-in     cash-out  hands sessions   (USD)\n")
     assert json.loads(run(db, "balances", "--session", "w6", "--money", "--json").output) == {
         "players": [], "decimals": 2, "currency": "USD"}
+
+
+#: One hand of no session in fractional plain chips (Ann's 200.5): kept in tenths. Ann's
+#: aces lose a 300-chip pot to Bob's sevens and deuces: Bob +150 chips, Ann -150.
+HALF_CHIP = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [200.5, 150, 300]
+actions = ['d dh p1 AsAh', 'd dh p2 7c2d', 'd dh p3 9s8s', 'p3 f', 'p1 cbr 10', 'p2 cbr 150',
+ 'p1 cc', 'd db Kd7h2c', 'd db 3s', 'd db 4d']
+players = ['Ann', 'Bob', 'Cy']
+"""
+
+
+def test_hands_in_fractional_plain_chips_name_their_unit(tmp_path: Path) -> None:
+    """The books of such a hand count tenths of a chip (Bob's 150 chips are 1500): balances
+    and standings head their table with the unit, as a table of several units is headed,
+    and balances --json adds "units" naming it, its numbers unchanged."""
+    hand = tmp_path / "half.phh"
+    hand.write_text(HALF_CHIP)
+    db = tmp_path / "h.duckdb"
+    build(db, ("import", str(hand)))
+    assert run(db, "balances").output.splitlines() == [
+        "chips of 0.1 (no session):",
+        "player                  net       buy-in     cash-out  hands sessions",
+        "Bob                    1500            0            0      1        0",
+        "Cy                        0            0            0      1        0",
+        "Ann                   -1500            0            0      1        0"]
+    assert run(db, "standings").output.splitlines() == [
+        "chips of 0.1 (no session):",
+        "player     (no session)        total",
+        "Bob                1500         1500",
+        "Cy                    0            0",
+        "Ann               -1500        -1500",
+        "(sum)                 0            0"]
+    body = json.loads(run(db, "balances", "--json").output)
+    assert body["units"] == [{"chip_value_minor": 1, "decimals": 1, "currency": None,
+                              "sessions": [""]}]
+    assert [(p["player"], p["net"]) for p in body["players"]] == [
+        ("Bob", 1500), ("Cy", 0), ("Ann", -1500)]

@@ -34,6 +34,29 @@ def test_a_cut_off_buy_in_line_refuses_the_whole_file(tmp_path: Path) -> None:
     assert not db.exists()  # nothing written: not even the new ledger file
 
 
+def test_a_file_cut_inside_its_last_session_line_says_it_is_cut(tmp_path: Path) -> None:
+    """A book of an opening, a buy-in and a cash-out, exported and cut 40 bytes short of its
+    end (inside the cash-out's line): the refusal says the file ends there, as a hand's
+    line cut off does (docs/IMPORTING.md), in place of the advice to correct the line."""
+    db = tmp_path / "s.duckdb"
+    for args in (["session", "open", "fri"], ["buyin", "fri", "Ann", "100"],
+                 ["cashout", "fri", "Ann", "100"]):
+        assert one_shot(db, *args)[0] == 0
+    whole = tmp_path / "s.jsonl"
+    assert one_shot(db, "export", "--format", "jsonl", "-o", str(whole))[0] == 0
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(whole.read_bytes()[:-40])
+    new = tmp_path / "new.duckdb"
+    code, out, err = one_shot(new, "import", str(cut))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
+                              "ledger; 1 rejected\n")
+    assert err == (f"error: {cut}:3, session fri: bad JSON: Expecting ',' delimiter: line 1 "
+                   "column 61 (char 60); a line of the session's book is refused, so nothing "
+                   "of the file was written; the file ends there, line 3 cut off (no newline "
+                   "at its end): a file cut short? import the whole file\n")
+    assert not new.exists()
+
+
 def test_a_negative_buy_in_refuses_the_whole_file(tmp_path: Path) -> None:
     path = _variant(tmp_path, "neg", 5, lambda row: row.replace('"chips":150', '"chips":-40'))
     db = tmp_path / "neg.duckdb"

@@ -394,3 +394,59 @@ def test_an_interrupt_python_could_not_raise_is_held_until_the_write(
     with CliRunner().isolation() as (_, err, _):  # nothing is held any more
         assert run(["--db", str(db), "correct", "dispute-1", *RIGHT_SPLIT]) == 0, err.getvalue()
     assert _corrections(db) == 1
+
+
+def _sigint_ignored(pid: int) -> bool:
+    """Whether process ``pid`` ignores SIGINT (its ``SigIgn`` mask in /proc): a replay's
+    worker does once it has started (:func:`replay.workers.worker_start`)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:  # gone meanwhile
+        return False
+    ignored = next(line.split()[1] for line in status.splitlines()
+                   if line.startswith("SigIgn:"))
+    return bool(int(ignored, 16) & (1 << (signal.SIGINT - 1)))
+
+
+def _workers(pid: int) -> list[int]:
+    """The worker processes process ``pid`` has spawned (not multiprocessing's resource
+    tracker, which ignores SIGINT from its start)."""
+    try:
+        children = [int(c) for task in Path(f"/proc/{pid}/task").iterdir()
+                    for c in (task / "children").read_text().split()]
+        return [c for c in children
+                if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+    except OSError:  # a thread or a child gone meanwhile: look again
+        return []
+
+
+def test_ctrl_c_of_a_replay_with_workers_is_aborted_alone(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal sends SIGINT to the command's whole process group, its worker
+    processes too: each worker printed "Process SpawnProcess-1:" and a traceback of the
+    interrupt under the replay's "Aborted". The signal is sent once a worker has started
+    (it then ignores SIGINT, which /proc shows): "Aborted", exit 130, nothing else, and
+    the ledger as it was."""
+    from cli.main import run
+    from replay.demo.series import generate_series, write_series
+
+    folder = tmp_path / "series"
+    write_series(generate_series(sessions=10, hands=300, seed=5), folder)
+    db = tmp_path / "r.duckdb"
+    with CliRunner().isolation() as (_, err, _):
+        assert run(["--db", str(db), "import", "--jobs", "1", str(folder)]) == 0, err.getvalue()
+    with Ledger(db, read_only=True) as ledger:
+        head = ledger.head()
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, "--db", str(db), "replay",
+                             "--jobs", "2"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        while proc.poll() is None and not any(_sigint_ignored(c) for c in _workers(proc.pid)):
+            time.sleep(0.01)  # until a worker has started
+        os.killpg(proc.pid, signal.SIGINT)  # the terminal's Ctrl-C: the whole group
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert (proc.returncode, err.strip()) == (130, "Aborted"), err
+    with Ledger(db, read_only=True) as ledger:
+        assert ledger.verify().ok
+        assert ledger.head() == head

@@ -51,7 +51,10 @@ class Balances:
     ``cash_out`` and ``rules_net`` are None and ``by_unit`` gives them per unit (a list in the
     order of ``units`` of dicts with those four and ``hands``, ``sessions``; None for a unit of
     no session he played); players are ordered by those nets, the first unit's first (a missing
-    one as 0). Otherwise ``units`` is empty and nothing else changes. ``rake``: the rake the
+    one as 0). Otherwise ``units`` is empty and nothing else changes; ``chip_unit`` is then
+    the one unit (a dict as in ``units``) when it is a fraction of a chip of no currency (a
+    chip of 0.1: hands in fractional plain chips, kept in tenths: :func:`fractional_unit`),
+    so that the reads can name what the amounts count, else None. ``rake``: the rake the
     table took from the pots, per session (:func:`rake_taken`), which left the players' nets:
     they sum to minus it. ``house``: set by :func:`ledger.audit.settlement.settlement` only,
     what the house (whoever keeps the rake) is owed and was paid, money: ``{"rake_minor",
@@ -84,6 +87,8 @@ class Balances:
     #: nets go by the hand as corrected, the cash-outs by the chips as played, so net ≠
     #: cash-out − buy-in by ``owed`` for those players.
     corrected_late: list[dict[str, Any]] = field(default_factory=list)
+    #: The one chip unit of the books when it is a fraction of a chip of no currency.
+    chip_unit: dict[str, Any] | None = None
 
     @property
     def mixed(self) -> bool:
@@ -143,6 +148,7 @@ def balances(con: Any, session: str | None, money: bool, *, chips_ok: bool = Tru
                 "nickname": r[8], "rules_net": int(r[9]), "paid_minor": int(r[10]),
                 "received_minor": int(r[11])} for r in rows]
     units: list[dict[str, Any]] = []
+    chip_unit = None
     if session is None and not money:
         units, by_unit = _balances_by_unit(con)
         if len(units) > 1:
@@ -151,11 +157,24 @@ def balances(con: Any, session: str | None, money: bool, *, chips_ok: bool = Tru
             players.sort(key=lambda p: ([-(u["net"] if u else 0) for u in p["by_unit"]],
                                         p["player"]))
         else:
-            units = []
+            units, chip_unit = [], fractional_unit(units)
     return Balances(players, unit, open_hands(con, session, money), units, rake_taken(con, session),
                     unbalanced(con, session, money),
                     plain=bool(rows) and all(r[12] for r in rows),
-                    seat_labels=seat_label_hands(con, session))
+                    seat_labels=seat_label_hands(con, session), chip_unit=chip_unit)
+
+
+def fractional_unit(units: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The one chip unit of ``units`` (dicts with ``chip_value_minor``, ``decimals``,
+    ``currency``, ``sessions``) when there is one and it is a fraction of a chip of no
+    currency (hands in fractional plain chips, ``starting_stacks = [200.5, …]``, kept in
+    tenths: a chip of 0.1), which nothing else in the books names; else None (plain chips;
+    a chip of a currency, a session's own, as ``session list`` names it)."""
+    if len(units) != 1:
+        return None
+    u = units[0]
+    plain = (u["chip_value_minor"], u["decimals"]) == (1, 0)
+    return u if u["currency"] is None and not plain else None
 
 
 def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:

@@ -67,7 +67,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     if importer.name == "jsonl":
         check_closing_line(read)  # a file cut short or pasted together: refused whole
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
-        check_entry_lines(read)  # first: its refusal names the line
+        check_entry_lines(read, path)  # first: its refusal names the line
     if importer.name == "pokernow":
         from replay.ingest.pnnames import check_same_game, check_same_names
 
@@ -234,20 +234,27 @@ def check_closing_line(read: FileRead) -> None:
         raise refused
 
 
-def check_entry_lines(read: FileRead) -> None:
-    """Refuse the whole file when a line of a session's book (an entry of no hand: a buy-in,
-    a cash-out, the session's opening…) cannot be read: importing the session's hands
+def check_entry_lines(read: FileRead, path: Path) -> None:
+    """Refuse the whole file ``path`` when a line of a session's book (an entry of no hand: a
+    buy-in, a cash-out, the session's opening…) cannot be read: importing the session's hands
     without it would leave a session whose chips nobody bought, which the audit cannot
-    follow (RULES.md §1.1). Hands stay refused one by one.
+    follow (RULES.md §1.1). Hands stay refused one by one. When the file ends in the middle
+    of that line, the refusal says so as a hand's does (:func:`ledger.formats.files.cut_note`:
+    a file cut short) in place of the advice to correct the line.
 
     Raises:
         LedgerError: the first such line's error, naming file, line and session, saying that
             nothing of the file was written.
     """
+    from ledger.formats.files import cut_note
+
     for exc in read.errors:
         if exc.session is not None and exc.hand is None:
+            cut = "" if "cut off" in exc.message else cut_note(path, exc.line,
+                                                                message=exc.message)
             exc.message += ("; a line of the session's book is refused, so nothing of the "
-                            "file was written (correct the line and import the file again)")
+                            "file was written" + (cut or " (correct the line and import the "
+                                                  "file again)"))
             raise exc
 
 

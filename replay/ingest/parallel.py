@@ -135,14 +135,10 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
         OSError: the file cannot be read; MalformedInput: it is over the size cap.
         LedgerError: the ledger refused the write (busy, read-only, …): nothing is written.
     """
-    from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
+    from concurrent.futures import BrokenExecutor
 
-    from replay.ingest.book_rules import first_refused_entry
-    from replay.ingest.entry_amends import amendment_warnings, first_refused_amendment
-    from replay.ingest.names_apart import any_look_alike
     from replay.ingest.report import ImportReport
-    from replay.ingest.table_bound import first_beyond_table
-    from replay.ingest.worker_units import first_counted_otherwise
+    from replay.workers import QuietPool
 
     kind = kind_of(path)
     # --session: one process, which refuses a session the ledger has not opened (the file's
@@ -163,31 +159,16 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
             for start, end, line in parts]
     report = ImportReport()
     try:
-        pool = ProcessPoolExecutor(workers, mp_context=warm_up(), initializer=_worker_start)
-        results = _in_order(pool, jobs, workers + _AHEAD)
-        next(results)  # the first parts submitted
+        pool = QuietPool(workers, mp_context=warm_up(), initializer=_worker_start)
     except (OSError, RuntimeError):  # no workers here (too many open files, a socket path
         return None  # too long, …): the one-process import
-    try:
-        with ledger.transaction(capped=True):
-            stored = head_position(ledger)
-            with ledger.one_thread():  # while the workers run
-                _append_parts(ledger, results, report, tables)
-            if first_beyond_table(ledger, stored) is not None:  # refused in one process
-                raise _Fallback("a cash-out beyond its table")
-            if first_refused_amendment(ledger, stored) is not None:  # likewise
-                raise _Fallback("a correction of a book entry the commands refuse")
-            if amendment_warnings(ledger, stored):  # warned of by its line: likewise
-                raise _Fallback("a correction of a book entry `entry amend` warns of")
-            if (first_counted_otherwise(ledger, stored) is not None  # its session's chips,
-                    or any_look_alike(ledger, stored)):  # a player printing like another
-                raise _Fallback("a hand the one-process import converts, refuses or notes")
-            # every part is in, the workers are done: the audit at the end and the commit
-            # have DuckDB's threads (they alone are left, with the CPUs all free)
-            if tables is not None and tables.hands:
-                tables.finish(head_position(ledger))
-            if first_refused_entry(ledger, stored) is not None:  # likewise
-                raise _Fallback("a book entry its command refuses")
+    try:  # the pool shut down however this ends: Ctrl-C too, while the first parts go out
+        try:
+            results = _in_order(pool, jobs, workers + _AHEAD)
+            next(results)  # the first parts submitted
+        except (OSError, RuntimeError):  # no workers here after all: as above
+            return None
+        _write_parts(ledger, results, report, tables)
     except (_Fallback, BrokenExecutor):  # a worker died (killed, out of memory): no matter
         return None
     finally:
@@ -196,14 +177,45 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     return report
 
 
+def _write_parts(ledger: Any, results: Iterator[Part | None], report: Any, tables: Any) -> None:
+    """Write the workers' parts in one transaction, or raise :class:`_Fallback` (nothing
+    written) for a file the one-process import must take."""
+    from replay.ingest.book_rules import first_refused_entry
+    from replay.ingest.entry_amends import amendment_warnings, first_refused_amendment
+    from replay.ingest.names_apart import any_look_alike
+    from replay.ingest.table_bound import first_beyond_table
+    from replay.ingest.worker_units import first_counted_otherwise
+
+    with ledger.transaction(capped=True):
+        stored = head_position(ledger)
+        with ledger.one_thread():  # while the workers run
+            _append_parts(ledger, results, report, tables)
+        if first_beyond_table(ledger, stored) is not None:  # refused in one process
+            raise _Fallback("a cash-out beyond its table")
+        if first_refused_amendment(ledger, stored) is not None:  # likewise
+            raise _Fallback("a correction of a book entry the commands refuse")
+        if amendment_warnings(ledger, stored):  # warned of by its line: likewise
+            raise _Fallback("a correction of a book entry `entry amend` warns of")
+        if (first_counted_otherwise(ledger, stored) is not None  # its session's chips,
+                or any_look_alike(ledger, stored)):  # a player printing like another
+            raise _Fallback("a hand the one-process import converts, refuses or notes")
+        # every part is in, the workers are done: the audit at the end and the commit
+        # have DuckDB's threads (they alone are left, with the CPUs all free)
+        if tables is not None and tables.hands:
+            tables.finish(head_position(ledger))
+        if first_refused_entry(ledger, stored) is not None:  # likewise
+            raise _Fallback("a book entry its command refuses")
+
+
 def _worker_start() -> None:
     """In each worker: no cyclic collector (see ledger.model.gcpause: the parts' objects have no
-    cycles), and an end with this process: a worker whose importer was killed would
-    otherwise wait for ever to hand over its part."""
-    from replay.workers import end_with_parent
+    cycles), SIGINT ignored (Ctrl-C aborts the importer alone) and an end with this process:
+    a worker whose importer was killed would otherwise wait for ever to hand over its part
+    (:func:`replay.workers.worker_start`)."""
+    from replay.workers import worker_start
 
     gc.disable()
-    end_with_parent()
+    worker_start()
 
 
 def warm_up() -> Any:
@@ -211,16 +223,20 @@ def warm_up() -> Any:
     multiprocessing context. It imports what the workers need once for all of them (about
     half a second: call this early, before opening the ledger). A fresh process, never a fork
     of this one, whose DuckDB connection runs threads. Where there is no forkserver (Windows)
-    each worker is spawned afresh instead."""
+    each worker is spawned afresh instead. The process is started with SIGINT blocked, and
+    so is every worker forked from it (:func:`replay.workers.sigint_blocked`): Ctrl-C
+    during its imports or a worker's start is the importer's alone."""
     import multiprocessing
 
     if "forkserver" not in multiprocessing.get_all_start_methods():  # Windows
         return multiprocessing.get_context("spawn")
     from multiprocessing import forkserver
 
+    from replay.workers import sigint_blocked
+
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(list(_PRELOAD))
-    with _this_path():
+    with _this_path(), sigint_blocked():
         forkserver.ensure_running()
     return context
 
