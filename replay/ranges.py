@@ -148,10 +148,10 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
     from replay.merge import merge_parts
     from replay.tables import insert_columns, saving, write_tables
 
-    with ledger.memory_capped():  # a scan of the whole ledger: DuckDB would cache what it read
+    with ledger.memory_capped():  # scans of the whole ledger: DuckDB would cache what it read
         named = session_rows(ledger, types=("player_alias", "player_unaliased", "session_opened"))
+        revised = revisions(ledger)
     aliases = resolve_aliases(r.event for r in named if r.event.type in ALIAS_TYPES)
-    revised = revisions(ledger)
     total = sum(r.hands for r in ranges)
     con = ledger.connection
     parts: list[PartResult] = []
