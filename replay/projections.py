@@ -85,17 +85,20 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     from ledger.audit.books import ALIAS_TYPES, resolve_aliases
 
     refused = "the books are not saved from it"
-    if render is not None:  # each hand of a session in its session's unit
-        render = in_session_unit(render, session_units(ledger))
-    top = head(ledger)
-    not_rolled_back(ledger, top, refused)
     jobs = jobs or os.cpu_count() or 1
-    ranges = _ranges(ledger, jobs, top)
+    # scans of the whole ledger (the sessions' units, the ranges, every block's checksum):
+    # uncapped, DuckDB would keep what they read cached (900 MB at a million hands)
+    with ledger.memory_capped():
+        if render is not None:  # each hand of a session in its session's unit
+            render = in_session_unit(render, session_units(ledger))
+        top = head(ledger)
+        not_rolled_back(ledger, top, refused)
+        ranges = _ranges(ledger, jobs, top)
+        # each range proven as it is read, beside the workers' replay, all before saving
+        proof = ProvenInRanges(ledger, refused) if intact and ranges is not None else None
     if ranges is not None:
         from replay.ranges import rebuild_in_ranges
 
-        # each range proven as it is read, beside the workers' replay, all before saving
-        proof = ProvenInRanges(ledger, refused) if intact else None
         merged = rebuild_in_ranges(ledger, ranges, top, jobs=jobs, render=render,
                                    problems=problems, echo=echo, progress=progress,
                                    label=label, proof=proof)
@@ -103,9 +106,10 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     if intact:
         require_intact(ledger, refused)
     con = ledger.connection
-    names = resolve_aliases(r.event for r in session_rows(ledger, types=ALIAS_TYPES))
-    audit = StreamAudit(iter_session_rows(ledger), session_ends(ledger), aliases=names,
-                        revised=revisions(ledger))
+    with ledger.memory_capped():  # scans of the whole ledger, as above
+        names = resolve_aliases(r.event for r in session_rows(ledger, types=ALIAS_TYPES))
+        audit = StreamAudit(iter_session_rows(ledger), session_ends(ledger), aliases=names,
+                            revised=revisions(ledger))
     counts = {"hands": 0, "bad": 0, "unverifiable": 0}
 
     def rows() -> Iterator[dict[str, list[tuple]]]:
