@@ -90,3 +90,28 @@ def test_a_payout_corrected_after_the_next_hand_is_owed_between_the_players(user
                                   "to": "Bob", "to_name": "Bob", "amount": 25}]
     assert "bank" not in body and "unheld" not in body["corrected_late"][0]
     assert body["corrected_late"][0]["owed_minor"] == {"Ann": -100, "Bob": 100}
+
+
+def test_a_start_and_a_payout_corrected_together_split_the_chips_owed(user) -> None:  # noqa: ANN001
+    """h1 recorded Ann with 120 (bought 100) and paid her the 4 chips; h2 dealt on Ann 122,
+    Bob 98. One correction puts Ann at 100 and pays Bob: Ann -24 owed, -4 of it in the nets
+    (h1 Ann -2, Bob +2; h2 Ann +1, Bob -1: Ann pays Bob 1 chip, 0.25 USD) and -20 with the
+    bank (5.00 USD)."""
+    _night(user, "Ann:120,Bob:100", H1, "Ann:122,Bob:98",
+           ("d dh Bob ????", "d dh Ann ????", "Bob f", "pay Ann 3", "end"), ("h1", "h2"))
+    start = START_100.replace('"hand": "1"', '"hand": "h1"')
+    assert user("correct", "h1", "--replace", "1", start, "--replace", "17", "pay Bob 4",
+                "--reason", "Ann had 100, Bob won", "--by", "Host")[0] == 0
+    code, out, err = user("settle", "--session", "n1")
+    assert (code, out) == (0, (
+        "Ann pays Bob 0.25 USD\n"
+        "Ann pays the bank 5.00 USD: chips Ann had at the table beyond the books, in no "
+        "player's net\n"
+        "1 transfer(s) settle 2 player(s); 1 with the bank\n"))
+    assert err.splitlines()[-1] == (
+        "note: hand h1 corrected after hand h2 was dealt (seq 19, by Host: Ann had 100, Bob "
+        "won): Ann -24 (-20 with the bank), Bob +4 chips owed in settle")
+    body = json.loads(user("settle", "--session", "n1", "--json")[1])
+    assert body["bank"] == [{"session": "n1", "player": "Ann", "player_name": "Ann",
+                             "amount": 500}]
+    assert body["corrected_late"][0]["unheld_minor"] == {"Ann": -500}
