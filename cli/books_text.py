@@ -209,7 +209,8 @@ def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
 
 
 def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]], books: Any,
-                session: str | None = None, waiting: int = 0) -> str:
+                session: str | None = None, waiting: int = 0,
+                bank: Sequence[tuple[str, str, int]] = ()) -> str:
     """``Bob pays Ann 37.50 USD`` per transfer ``(session, from, to, amount)`` still to make
     (``Cy pays the house 2.50 USD``: None is the house, who keeps the rake; ``Bob pays Ann 3
     chips`` when every session settled counts plain chips, ``books.plain``), ``… in session
@@ -226,7 +227,10 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
     ``waiting``: how many sessions were left unsettled, a hand of each still in progress
     (their lines follow, :func:`waiting_lines`): with no transfer, the count line says the
     others are settled (``settled but for the session below: nobody owes anybody``), or, when no
-    player is left to settle, that nothing is settled yet, never ``settled`` alone."""
+    player is left to settle, that nothing is settled yet, never ``settled`` alone.
+    ``bank``: ``(session, player, amount)`` per player owing the bank (negative: owed by it)
+    chips a correction after the chips moved on left in no net (:func:`bank_lines`), a line
+    each after the transfers; the count line then never says that nobody owes anybody."""
     decimals, currency = books.unit
 
     def who(name: str | None) -> str:
@@ -242,13 +246,15 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
         return f" in session {name}" if name is not None else " in hands of no session"
 
     lines = [f"{who(a)} pays {who(b)} {money(n)}{where(s)}" for s, a, b, n in transfers]
+    lines.extend(bank_lines(bank, money, where))
     paid, in_all = books.paid_already, books.paid_in_all
     before = f" ({money(paid)} paid already)" if paid else ""
     if in_all != paid:  # some paid back or passed on: their total is not what settled
         before = (f" (payments recorded {money(in_all)}, net {money(paid)} paid already: "
                   "the rest paid back or passed on)")
     house = any(None in (a, b) for _, a, b, _ in transfers)
-    lines.append(_count_line(len(transfers), len(books.players), house, waiting) + before)
+    lines.append(_count_line(len(transfers), len(books.players), house, waiting, len(bank))
+                 + before)
     if house:
         raked = [r for r in books.rake if r["chips"]]
         where = ", ".join(f"{r['chips']} chip{'s' * (r['chips'] != 1)} in "
@@ -301,14 +307,32 @@ def waiting_lines(waiting: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _count_line(transfers: int, players: int, house: bool, waiting: int) -> str:
+def bank_lines(bank: Sequence[tuple[str, str, int]], money: Callable[[int], str],
+               where: Callable[[str | None], str]) -> list[str]:
+    """A line per ``(session, player, amount)`` of ``bank`` (minor units, ``money`` says
+    them; ``where`` the session's words): what a player pays the bank, or the bank pays him
+    (negative), of the chips a correction after the chips moved on left in no player's net
+    (docs/CORRECTIONS.md "A correction after the chips moved on"): ``Ann pays the bank 5.00
+    USD: chips Ann had at the table beyond the books, in no player's net``."""
+    return [f"{p} pays the bank {money(n)}{where(s)}: chips {p} had at the table beyond the "
+            "books, in no player's net" if n > 0 else
+            f"the bank pays {p} {money(-n)}{where(s)}: chips the books give {p} beyond those "
+            f"{p} had at the table, in no player's net" for s, p, n in bank]
+
+
+def _count_line(transfers: int, players: int, house: bool, waiting: int, bank: int = 0
+                ) -> str:
     """``settle``'s count line (:func:`settle_text`) but for what was paid already: the
     transfers and whom they settle, or that nobody owes anybody, but for the ``waiting``
     sessions when some were left unsettled, or that nothing is settled yet when they held
-    every player."""
+    every player; ``bank``: how many lines with the bank stand above (then somebody owes:
+    ``no transfer between the players; 1 with the bank``)."""
+    with_bank = f"; {bank} with the bank" if bank else ""
     if transfers:
         return (f"{transfers} transfer(s) settle {players} player(s)"
-                f"{' and the house' if house else ''}")
+                f"{' and the house' if house else ''}{with_bank}")
+    if bank:
+        return f"no transfer between the players{with_bank}"
     if waiting and not players:
         return "nothing settled yet: every session read has a hand still in progress"
     if waiting:
@@ -316,15 +340,18 @@ def _count_line(transfers: int, players: int, house: bool, waiting: int) -> str:
     return "settled: nobody owes anybody"
 
 
-def settle_each_text(blocks: list[tuple[str, list[Any], Any]], loose: int) -> str:
+def settle_each_text(blocks: list[tuple[str, list[Any], Any]], loose: int,
+                     bank: Sequence[tuple[str, str, int]] = ()) -> str:
     """``settle`` of a ledger whose sessions count money of different units: a block per
     session, under ``session s01:``, each in its own unit as ``settle --session`` gives it
     (:func:`settle_text`), then a line on the ``loose`` hands of no session, which no ``pay``
-    records and no session's money counts: not settled here (docs/LIVE.md "settle")."""
+    records and no session's money counts: not settled here (docs/LIVE.md "settle");
+    ``bank`` as :func:`settle_text`'s, each in its session's block."""
     out = []
     for name, transfers, books in blocks:
         out += [f"session {name}:",
-                settle_text([(name, a, b, n) for a, b, n in transfers], books, name)]
+                settle_text([(name, a, b, n) for a, b, n in transfers], books, name,
+                            bank=[b for b in bank if b[0] == name])]
     if loose:
         out.append(f"hands of no session ({loose} hand(s)): not settled: no `pay` records "
                    "them, and no session's books hold them (`handledger balances` without "

@@ -149,7 +149,10 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
                    '"corrected_late" as audit --json\'s when a hand was corrected after later '
                    'hands or cash-outs took its chips ("owed": {player: chips} the chips it '
                    'leaves owed, which the transfers settle; "owed_minor" the same in integer '
-                   'minor units of its session\'s money)')
+                   'minor units of its session\'s money; "unheld" and "unheld_minor" the part '
+                   'of it in no net, only then) and "bank": [{"session", "player", '
+                   '"player_name", "amount"}], what each player pays the bank of those chips '
+                   '(minor units; negative: the bank pays him), only then')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value), each
@@ -178,6 +181,9 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
              else {})
     if settled.late:  # what the text's late-correction notes say, as data
         extra["corrected_late"] = settled.late
+    if settled.bank:  # chips owed in no net: with the bank
+        extra["bank"] = [{"session": s, "player": p, "player_name": names.label(p),
+                          "amount": n} for s, p, n in settled.bank]
     if as_json and settled.books is None:
         click.echo(json.dumps({"sessions": [
             {"session": name, **_settle_json(names, [(name, *t) for t in transfers], books)}
@@ -187,12 +193,14 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
         click.echo(json.dumps(_settle_json(names, settled.transfers, settled.books)
                               | extra))
     elif settled.books is None:
-        click.echo(names(books_text.settle_each_text(settled.blocks, settled.loose)))
+        click.echo(names(books_text.settle_each_text(settled.blocks, settled.loose,
+                                                     settled.bank)))
         _waiting(settled.waiting)
         _unchecked(noted)
     else:
         click.echo(names(books_text.settle_text(settled.transfers, settled.books,
-                                                session_name, len(settled.waiting))))
+                                                session_name, len(settled.waiting),
+                                                settled.bank)))
         _waiting(settled.waiting)
         _unchecked(noted)
 

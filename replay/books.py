@@ -311,7 +311,10 @@ class Settled(NamedTuple):
     stood, the notes ``unbalanced`` was given as data: its
     :meth:`replay.late_corrections.LateCorrection.as_json` with ``owed_minor``, the chips it
     leaves owed in minor units of its session's money (``{player: chips × chip value}``,
-    the unit of the transfers; a session of plain chips: the chips)."""
+    the unit of the transfers; a session of plain chips: the chips), and ``unheld_minor``
+    the same of its ``unheld``. ``bank``: ``(session, player, amount)`` per player of those
+    ``unheld`` chips, what he pays the bank in minor units (negative: the bank pays him),
+    no player's result owing it; none when every amount owed is in the nets."""
 
     transfers: list[settlement.SessionTransfer]
     books: player_balances.Balances | None
@@ -319,6 +322,7 @@ class Settled(NamedTuple):
     loose: int = 0
     waiting: list[dict[str, Any]] = []
     late: list[dict[str, Any]] = []
+    bank: list[tuple[str, str, int]] = []
 
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
@@ -366,8 +370,14 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     for line in [*off, *late_lines(late)]:
         unbalanced(line)
     owed = [{**c.as_json(), "owed_minor": {p: n * units[c.session][0] for p, n in c.owed}}
-            for c in late]
-    return Settled(*settled, blocks, loose, waiting, owed)
+            | ({"unheld_minor": {p: n * units[c.session][0] for p, n in c.unheld}}
+               if c.unheld else {}) for c in late]
+    bank: dict[tuple[str, str], int] = {}
+    for c in late:
+        for p, n in c.unheld:
+            bank[c.session, p] = bank.get((c.session, p), 0) - n * units[c.session][0]
+    return Settled(*settled, blocks, loose, waiting, owed,
+                   [(s, p, n) for (s, p), n in bank.items() if n])
 
 
 def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:

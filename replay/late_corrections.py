@@ -126,7 +126,12 @@ class LateCorrection:
     then, which ``settle`` asks for in money. ``later``: ``(seq, by, reason)`` of each
     correction or void of the hand appended after this one (a void's ``hand_voided`` row
     not named apart from its own correction), whose chips ``owed`` counts too: the hand as
-    it stands now against the hand those events followed."""
+    it stands now against the hand those events followed. ``unheld``: per player, the part
+    of ``owed`` (chips) that no net holds (the correction changed a start, not a result):
+    chips a player had at the table beyond the books (negative) or the books give him beyond
+    the chips he had (positive), which ``settle`` asks of him with the bank, no player's
+    result owing them (README "A correction after the chips moved on"); empty when the nets
+    hold it all."""
 
     session: str
     hand: str
@@ -137,12 +142,22 @@ class LateCorrection:
     owed: tuple[tuple[str, int], ...]
     voided: bool = False
     later: tuple[tuple[int, str, str], ...] = ()
+    unheld: tuple[tuple[str, int], ...] = ()
 
     def words(self) -> str:
         """``hand f2 corrected after the cash-outs (seq 21, by host: typo): Ann +100, Cy -100
         chips owed in settle``; with later corrections, each named in order, the chips owed
-        by them all: ``(seq 19, by f: wrong; then seq 20, by host: chopped): …``."""
-        owed = ", ".join(f"{p} {n:+d}" for p, n in self.owed)
+        by them all: ``(seq 19, by f: wrong; then seq 20, by host: chopped): …``; a part in
+        no net (``unheld``) named with the player: ``Ann -20 (with the bank)``, ``Ann -24
+        (-20 with the bank)``."""
+        bank = dict(self.unheld)
+
+        def each(p: str, n: int) -> str:  # the part in no net: ``Ann -24 (-20 with the bank)``
+            part = bank.get(p, 0)
+            return f"{p} {n:+d}" + ("" if not part else " (with the bank)" if part == n
+                                    else f" ({part:+d} with the bank)")
+
+        owed = ", ".join(each(p, n) for p, n in self.owed)
         done = "voided" if self.voided else "corrected"
         which = "; then ".join(f"seq {seq}, by {by}: {reason}" for seq, by, reason in
                                ((self.seq, self.by, self.reason), *self.later))
@@ -153,13 +168,16 @@ class LateCorrection:
         """``session``, ``hand``, ``seq``, ``by``, ``reason``, ``after`` (list), ``owed``
         (``{player: chips}``), ``voided`` (the hand is voided now); ``later`` (``[{"seq",
         "by", "reason"}]``) only when corrections or voids of the hand came after this one,
-        ``owed`` counting them too."""
+        ``owed`` counting them too; ``unheld`` (``{player: chips}``) only when some of
+        ``owed`` is in no net."""
         out = {"session": self.session, "hand": self.hand, "seq": self.seq, "by": self.by,
                "reason": self.reason, "after": list(self.after), "owed": dict(self.owed),
                "voided": self.voided}
         if self.later:
             out["later"] = [{"seq": seq, "by": by, "reason": reason}
                             for seq, by, reason in self.later]
+        if self.unheld:
+            out["unheld"] = dict(self.unheld)
         return out
 
 
@@ -221,7 +239,7 @@ def _of_book(session: str, book: Any, late: Revisions) -> Iterable[tuple[int, La
     """The :class:`LateCorrection` of each revision some start or cash-out of ``book``
     followed as it stood, with its ledger position (``late``: every revision of the hands,
     the later ones named in it)."""
-    found: dict[int, tuple[Revision, list[str], dict[str, int]]] = {}
+    found: dict[int, tuple[Revision, list[str], dict[str, int], dict[str, int]]] = {}
     events: list[tuple[int, str, Revision, str, int]] = []
     position = {h.hand: h.position for h in book.hands}
     voided = {h.hand for h in book.hands if h.status == "voided"}
@@ -233,16 +251,34 @@ def _of_book(session: str, book: Any, late: Revisions) -> Iterable[tuple[int, La
         if c.as_stood and c.revision is not None and c.expected is not None:
             events.append((c.position, "the cash-outs", c.revision, c.player,
                            c.expected - c.actual))
-    for _, what, revision, player, owed in sorted(events, key=lambda e: e[0]):
-        _, after, players = found.setdefault(revision.position, (revision, [], {}))
+    for at, what, revision, player, owed in sorted(events, key=lambda e: e[0]):
+        _, after, players, unheld = found.setdefault(revision.position, (revision, [], {}, {}))
         if what not in after:
             after.append(what)
         players[player] = players.get(player, 0) + owed
-    for at, (revision, after, players) in found.items():
+        unheld[player] = unheld.get(player, 0) + _start_moved(book.hands, late, at, player)
+    for at, (revision, after, players, unheld) in found.items():
         hand = revision.before.hand
         yield at, LateCorrection(session, hand, revision.seq, revision.by, revision.reason,
                                  tuple(after), tuple(players.items()), hand in voided,
-                                 _later(late.get(hand, ()), revision))
+                                 _later(late.get(hand, ()), revision),
+                                 tuple((p, n) for p, n in unheld.items() if n))
+
+
+def _start_moved(hands: Sequence[Any], late: Revisions, at: int, player: str) -> int:
+    """The chips of a start or cash-out of ``player`` at ledger position ``at``, followed as
+    a hand stood, that no net holds: the start of the hand the books now count him from (his
+    last hand before it not voided, :class:`ledger.audit.books.HandFacts`) as it stands less
+    that start as it stood then (before its first correction appended after ``at``); 0 when
+    that start is unchanged, he has no such hand (his buy-ins count), or it did not replay."""
+    last = next((h for h in reversed(hands) if h.position < at and h.status != "voided"
+                 and h.error is None and player in h.starting), None)
+    if last is None:
+        return 0
+    then = next((r.before for r in late.get(last.hand, ()) if r.position > at), None)
+    if then is None or then.error is not None:
+        return 0
+    return last.starting[player] - then.starting.get(player, last.starting[player])
 
 
 def _later(revisions: Sequence[Revision], first: Revision) -> tuple[tuple[int, str, str], ...]:
