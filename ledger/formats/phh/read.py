@@ -419,7 +419,7 @@ def _read_whole(text: str, file: str, multi: bool | None) -> Iterator[Item]:
     except tomllib.TOMLDecodeError as exc:
         head, sections = split_sections(text)
         if multi is False or not sections:
-            yield _toml_error(exc, file, None, 1, text)
+            yield _toml_error(exc, file, None, 1, text, one_hand=multi is False)
             return
         stray = non_comment_lines(head)
         if stray:
@@ -485,12 +485,19 @@ def _table_raws(text: str, file: str, doc: dict, start: int, skip: frozenset[str
 
 
 def _toml_error(exc: tomllib.TOMLDecodeError, file: str, section: str | None,
-                first_line: int = 1, text: str = "") -> MalformedInput:
+                first_line: int = 1, text: str = "", *, one_hand: bool = False
+                ) -> MalformedInput:
     """The error for TOML that does not parse, at its line in the file; ``first_line``: the
     line of the parsed ``text``'s first line in the file (tomllib counts from 1). An error
-    tomllib places "at end of document" (a file cut short) is at ``text``'s last line."""
+    tomllib places "at end of document" (a file cut short) is at ``text``'s last line.
+    ``one_hand``: ``text`` is a ``.phh``, a hand key set twice in it said to be two hands
+    (:func:`ledger.formats.phh.keys.two_hands_said`)."""
     where = f"[{section}] " if section is not None else ""
     message = str(exc)
+    if one_hand:
+        from ledger.formats.phh.keys import two_hands_said
+
+        message = two_hands_said(message, text)
     if first_line > 1:
         message = _AT_LINE_RE.sub(lambda m: f"(at line {int(m[1]) + first_line - 1},",
                                   message, count=1)
