@@ -101,11 +101,10 @@ def test_a_log_into_a_closed_session_of_its_own_name_is_refused_whole(
     whole = tmp_path / "whole.csv"
     shutil.copy(CT1, whole)
     assert one_shot(cut, "import", str(whole)) == (  # its three other hands held: known
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; 1 rejected; "
-           "1 other hand(s) not written, their file refused\n",
-        f"error: {whole}:11: session 'short' is closed: it takes no more hands or buy-ins, and "
-        "this log would add 1 hand(s) and 0 session line(s) to it; nothing of the file was "
-        "written\n")
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; 1 rejected\n",
+        f"error: {whole}:11, hand pn-short-4-164210359269400: session 'short' is closed: it "
+        "takes no more hands or buy-ins, and this log would add 1 hand(s) and 0 session "
+        "line(s) to it; nothing of the file was written\n")
     assert events(cut) == before
 
 
@@ -116,6 +115,31 @@ BUY_IN = ('{"session":"zz","seq":3,"event":{"chips":10,"player":"Ann","schema_ve
           '"type":"buy_in"}}\n')
 LATE = ("error: {}:3, session zz: its buy_in at seq 3 comes after the session was closed: a "
         "closed session takes no more; nothing of the file was written\n")
+
+
+def test_a_log_refused_by_its_closed_session_counts_each_hand_once(tmp_path: Path) -> None:
+    """valakuzhyk's log of 52 hands into the closed session of its first 9 (an export cut
+    below hand #10's start: newest first): refused naming hand #10, which the summary counts
+    rejected and no more; the 9 held known, the 42 others not written. Before, the line was
+    a rejection beside 43 other hands (53 of 52)."""
+    lines = VK.read_text().splitlines(keepends=True)
+    start10 = next(i for i, t in enumerate(lines) if t.startswith('"-- starting hand #10 '))
+    first9 = tmp_path / "first9.csv"
+    first9.write_text(lines[0] + "".join(lines[start10 + 1:]))
+    db = tmp_path / "vk.duckdb"
+    assert one_shot(db, "import", str(first9))[:2] == (
+        0, "imported 9 hand(s) (320 events) from 1 file(s); 0 already in the ledger; 0 rejected\n")
+    assert one_shot(db, "session", "close", "first9")[0] == 0
+    before = events(db)
+    whole = tmp_path / "whole.csv"
+    shutil.copy(VK, whole)
+    assert one_shot(db, "import", str(whole)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 9 already in the ledger; 1 rejected; "
+           "42 other hand(s) not written, their file refused\n",
+        f"error: {whole}:{start10 + 1}, hand pn-first9-10-165843825690400: session 'first9' is "
+        "closed: it takes no more hands or buy-ins, and this log would add 43 hand(s) and 12 "
+        "session line(s) to it; nothing of the file was written\n")
+    assert events(db) == before
 
 
 def test_a_jsonl_buy_in_after_its_files_own_closing_is_refused(tmp_path: Path) -> None:

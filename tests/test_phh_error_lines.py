@@ -61,3 +61,20 @@ def test_a_negative_bet_in_a_hand_without_an_id_names_line_and_action(user,  # n
     assert user("import", str(path)) == (
         2, SUMMARY, f"error: {path}:12, hand phh-0c75aedffb6f, action 'p2 cbr -50': '-50' is "
         "not a valid amount in this hand's units\n")
+
+
+def test_two_hands_in_one_phh_file_are_said_to_be_two(user, tmp_path: Path) -> None:  # noqa: ANN001
+    """``cat a.phh b.phh``: tomllib refuses the second hand's ``variant`` (line 31, the first
+    hand's 25 lines and the second's 5 comment lines before it) as a value set twice; the
+    line says what the file likely is. A key of one's own set twice is said as tomllib says
+    it."""
+    path = tmp_path / "two.phh"
+    path.write_text(HAND + HAND, encoding="utf-8")
+    assert user("import", str(path)) == (
+        2, SUMMARY, f"error: {path}:31: bad TOML: Cannot overwrite a value (at line 31, column "
+        "15) (two hands in one .phh? a file of several hands is a .phhs, each hand under its "
+        "own [N] header)\n")
+    path.write_text(HAND + "_note = 'a'\n_note = 'b'\n", encoding="utf-8")
+    assert user("import", str(path)) == (
+        2, SUMMARY, f"error: {path}:27: bad TOML: Cannot overwrite a value (at line 27, column "
+        "12)\n")

@@ -174,6 +174,27 @@ def test_a_file_pasted_after_itself_names_each_repeated_table_its_hand_and_first
         "at line 11; a table is one hand, named once in its file"]
 
 
+def test_two_files_joined_name_a_table_again_for_another_hand(tmp_path: Path) -> None:
+    """``cat one.phhs other.phhs``: the other file's [1] holds another hand (hand 6), refused
+    as a table named again, not as a repeat; its [2] is hand 5 again with a comment of its own
+    (the same values): a repeat, naming the first [2]. The first file's hands are stored."""
+    dealt = BASE.replace("'d dh p2 ????', ", "'d dh p2 ????', 'd dh p3 ????', ")
+    one = f"[1]\n{dealt}\n[2]\n{dealt.replace('hand = 4', 'hand = 5')}\n"
+    other = (f"[1]\n{dealt.replace('hand = 4', 'hand = 6')}\n[2]\n# the same hand\n"
+             f"{dealt.replace('hand = 4', 'hand = 5')}")
+    path = tmp_path / "joined.phhs"
+    path.write_text(one + other, encoding="utf-8")  # the other's [1] at line 21, [2] at 31
+    code, out, err = one_shot(tmp_path / "t.duckdb", "import", str(path))
+    assert (code, out) == (2, "imported 2 hand(s) (22 events) from 1 file(s); 0 already in the "
+                              "ledger; 2 rejected\n")
+    assert err.splitlines() == [
+        f"error: {path}:21, hand joined-6: table [1] is named again at line 21 for another hand "
+        "(two files joined?): a table is one hand, named once in its file; give it another "
+        "number or import the files apart",
+        f"error: {path}:31, hand joined-5: table [2] is repeated: the file's first table [2] is "
+        "at line 11; a table is one hand, named once in its file"]
+
+
 def test_a_short_paid_hand_pasted_twice_is_warned_of_once(tmp_path: Path) -> None:
     """[1] and [2] the same hand, paid 290 of its pot of 300 (3 players call 100 to the end,
     Bob paid 290): stored once with one warning at [1]'s line, its copy repeated in the file,

@@ -47,10 +47,12 @@ def _export(tmp_path: Path, log: Path, *args: str) -> Path:
     return out
 
 
-def _refused(db: Path, log: Path, stderr: str, held: int) -> None:
-    """The log's four hands: ``held`` already in the ledger, the others not written."""
+def _refused(db: Path, log: Path, stderr: str, held: int, *, a_hand: bool = False) -> None:
+    """The log's four hands: ``held`` already in the ledger, the others not written but
+    (``a_hand``) the one whose line refuses the file, rejected."""
     before = events(db)
-    summary = REFUSED.format(held) + (NOT_WRITTEN.format(4 - held) if held < 4 else "")
+    others = 4 - held - a_hand
+    summary = REFUSED.format(held) + (NOT_WRITTEN.format(others) if others else "")
     assert one_shot(db, "import", str(log)) == (2, summary + "\n", stderr)
     assert events(db) == before
 
@@ -63,7 +65,8 @@ def test_the_log_after_a_one_hand_jsonl_export_is_refused_naming_the_hand_before
     one = _export(tmp_path, LOG, HAND2, "one.jsonl")
     assert one_shot(db, "import", str(one))[0] == 0
     _refused(db, LOG, _refusal(LOG, 70, "hand pn-charlestudor_Input_Log_002-1-"
-                               "164267577749500", HAND2, "charlestudor_Input_Log_002"), 1)
+                               "164267577749500", HAND2, "charlestudor_Input_Log_002"), 1,
+             a_hand=True)
     assert one_shot(db, "balances") == (0, HAND2_ALONE, "")
 
 
@@ -72,7 +75,8 @@ def test_the_log_after_a_one_hand_phh_export_is_refused(tmp_path: Path) -> None:
     one = _export(tmp_path, LOG, "--format", "phh", HAND2, "one.phh")
     assert one_shot(db, "import", str(one))[0] == 0
     _refused(db, LOG, _refusal(LOG, 70, "hand pn-charlestudor_Input_Log_002-1-"
-                               "164267577749500", HAND2, "charlestudor_Input_Log_002"), 1)
+                               "164267577749500", HAND2, "charlestudor_Input_Log_002"), 1,
+             a_hand=True)
     assert one_shot(db, "balances") == (0, HAND2_ALONE, "")
 
 

@@ -21,9 +21,15 @@ A8 = "gE4aE_Yhc3"
 EMPTY = "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n"
 #: The same, the copy's four hands held (as a file refused once checked counts them).
 HELD = "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; 1 rejected\n"
+#: The copy's four hands held, the one its refusal names counted once: rejected.
+HELD_ONE_REFUSED = ("imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; "
+                    "1 rejected\n")
 #: its 4 hands none of the ledger's: each not written with the refused file
 UNWRITTEN = ("imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
              "4 other hand(s) not written, their file refused\n")
+#: Its 4 hands none of the ledger's, the one its refusal names rejected, the 3 others not written
+OTHERS = ("imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
+          "3 other hand(s) not written, their file refused\n")
 
 
 def _write(path: Path, text: str) -> Path:
@@ -68,9 +74,10 @@ def test_a_copy_with_one_id_edited_is_refused_and_writes_nothing(tmp_path, ids) 
     out = run("import", str(copy))
     assert out.exit_code == 2
     hand = "pn-game-h164267577749500" if ids else "pn-game-1-164267577749500"
-    # with hand ids its hands are the stored ones by their keys (held); without, its edited
-    # seat makes each key another
-    assert out.output == _edited_seat(copy, 70, hand, "game") + (HELD if ids else UNWRITTEN)
+    # with hand ids its hands are the stored ones by their keys (held, but the refused one);
+    # without, its edited seat makes each key another
+    assert out.output == _edited_seat(copy, 70, hand, "game") + (
+        HELD_ONE_REFUSED if ids else OTHERS)
     assert _rows(run) == before
     balances = run("balances").output
     assert "gE4aE_Yhc4" not in balances and "A8 " in balances

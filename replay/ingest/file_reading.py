@@ -25,7 +25,8 @@ from replay.ingest.carried_source import carried_session
 
 
 def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | None,
-              closed: bool = False, read: FileRead | None = None) -> FileRead:
+              closed: bool = False, read: FileRead | None = None,
+              held: tuple[FileRead, str | None] | None = None) -> FileRead:
     """``importer``'s read of ``path``. A file that makes its own session (a PokerNow game,
     FORMATS.md §2) that the ledger already holds under another session name, by its first
     hand or a session entry of it (:func:`game_session`: another export of the game, under
@@ -40,7 +41,8 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     that session's chips (:func:`replay.ingest.pnunits.into_sessions`). ``closed``: session
     rows may change the books of a session the ledger has closed, a cash-out or an amendment
     (:func:`_without_stored_entries`, :func:`replay.ingest.pokernow.refuse_closed_game`).
-    ``read``: ``importer.read(path, session=session)`` made already (not made again). A
+    ``read``: ``importer.read(path, session=session)`` made already (not made again).
+    ``held``: :func:`game_held`'s answer for it, asked already (not asked again). A
     PokerNow game the ledger does not hold gets in ``extra["shared"]`` the warning that its
     session holds another PokerNow game already, or None
     (:func:`replay.ingest.pnshared.shared_session_warning`, given the answer of
@@ -63,7 +65,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             (:func:`replay.ingest.pnnames.check_same_game`).
     """
     read = read if read is not None else importer.read(path, session=session)
-    read, stored = _game_held(ledger, path, importer, read, session)
+    read, stored = held if held is not None else game_held(ledger, path, importer, read, session)
     if importer.name == "jsonl":
         check_closing_line(read)  # a file cut short or pasted together: refused whole
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
@@ -100,14 +102,18 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     return _without_stored_entries(ledger, read, closed=closed)
 
 
-def _game_held(ledger: Any, path: Path, importer: Importer, read: FileRead,
+def game_held(ledger: Any, path: Path, importer: Importer, read: FileRead,
                session: str | None) -> tuple[FileRead, str | None]:
-    """``read`` (read again into the session the ledger holds its game in, when another) and
-    that session (:func:`game_session`; None: a new game), for :func:`read_file`, whose
-    refusals it raises (MalformedInput, nothing written): a PokerNow log whose held hands its
-    book would be stored after (:func:`replay.ingest.pnunopened.refuse_book_after_held`), the
-    game held under another session than ``session``, in another unit, or cut
-    (:func:`replay.ingest.pnsplit.refuse_split_game`)."""
+    """``read`` (read again into the session the ledger holds its game in, when another: its
+    hands then carry the ids the ledger gives them) and that session (:func:`game_session`;
+    None: a new game), the first step of :func:`read_file` (FORMATS.md §2).
+
+    Raises:
+        MalformedInput: nothing written: a PokerNow log whose held hands its book would be
+            stored after (:func:`replay.ingest.pnunopened.refuse_book_after_held`), the game
+            held under another session than ``session``, in another unit, or cut
+            (:func:`replay.ingest.pnsplit.refuse_split_game`).
+    """
     if importer.name == "pokernow":  # its hands stored first without their book
         from replay.ingest.pnunopened import refuse_book_after_held
 

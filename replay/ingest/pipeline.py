@@ -44,7 +44,7 @@ from ledger.model.names import check_name
 from ledger.store import landing
 from ledger.store.proven import prove_before_writing
 from replay.ingest.amendment_rules import check_amendments
-from replay.ingest.file_reading import read_file
+from replay.ingest.file_reading import game_held, read_file
 from replay.ingest.hand_checks import check_items, invalid_value
 from replay.ingest.pnshared import said_first
 from replay.ingest.registry import find_importer, formats, not_text
@@ -306,7 +306,10 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             return
         given = read if read is not None else importer.read(path, session=session)
         read = None  # until read_file takes it: a refusal of it counts its hands held
-        read = read_file(ledger, path, importer, session=session, closed=closed, read=given)
+        held = game_held(ledger, path, importer, given, session)
+        given = held[0]  # read into the session holding its game: the hand ids refusals name
+        read = read_file(ledger, path, importer, session=session, closed=closed, read=given,
+                         held=held)
         from replay.ingest.pokernow import held_after_refused
 
         report.known += held_after_refused(ledger, read)  # a log's hands after a refused one
@@ -372,16 +375,21 @@ def _refused_hands(report: ImportReport, read: FileRead | None, error: LedgerErr
     it names, or the row, the statement or the file), each other hand the ledger holds
     already is known (:func:`_held_hands`), and each other hand the file gave (refused
     as it was read, by :func:`read_file`, or once its hands were checked) is not written
-    with it (``unwritten``), so that the summary adds up to the hands read."""
+    with it (``unwritten``), so that the summary adds up to the hands read
+    (docs/IMPORTING.md, "The import's summary line"). The refused hand is counted once: the
+    one the line names, by its id or (a refusal naming the ledger's copy of it) by the line
+    it starts on."""
     if read is None:
         return
-    held = _held_hands(ledger, read) - {error.hand}
+    items = [i for i in read.items if isinstance(i, (HandEvents, PhhHand))]
+    refused = {error.hand} | {i.hand_id if isinstance(i, HandEvents) else i.hand for i in items
+                              if error.line is not None and i.line == error.line}
+    held = _held_hands(ledger, read) - refused
     report.known += len(held)
-    hands = {i.hand_id if isinstance(i, HandEvents) else i.hand for i in read.items
-             if isinstance(i, (HandEvents, PhhHand))}
+    hands = {i.hand_id if isinstance(i, HandEvents) else i.hand for i in items}
     hands.update(e.hand for e in read.errors
                  if e.hand is not None and not isinstance(e, StoredFinding))
-    report.unwritten += len(hands - held - {error.hand})
+    report.unwritten += len(hands - held - refused)
 
 
 def _held_hands(ledger: Any, read: FileRead) -> set[str]:

@@ -370,9 +370,9 @@ def refuse_closed_game(ledger: Any, read: Any, *, closed: bool = False) -> None:
     takes no more hands").
 
     Raises:
-        LedgerError: naming the file, the first new row's line, the session and how many
-            hands and session lines the log would add to it, or the players it would cash
-            out; nothing of the file is written.
+        LedgerError: naming the file, the first new row's line (and its hand, a hand's), the
+            session and how many hands and session lines the log would add to it, or the
+            players it would cash out; nothing of the file is written.
     """
     from ledger.formats.reading import HandEvents, SessionEntry
     from replay.ingest.closed import refuse_settled_rows
@@ -395,7 +395,8 @@ def refuse_closed_game(ledger: Any, read: Any, *, closed: bool = False) -> None:
         raise LedgerError(
             f"session {new[0].session!r} is closed: it takes no more hands or buy-ins, and this "
             f"log would add {hands} hand(s) and {len(new) - hands} session line(s) to it; "
-            "nothing of the file was written", file=read.file, line=new[0].line or None)
+            "nothing of the file was written", file=read.file, line=new[0].line or None,
+            hand=new[0].hand_id if isinstance(new[0], HandEvents) else None)
     if not closed:
         names = {i.event.player: i.event.alias for i in read.items
                  if isinstance(i, SessionEntry) and i.event.type == "player_alias"}

@@ -64,3 +64,24 @@ def _header_line(raw: RawHand, key: str) -> int:
         if pattern.match(text):
             return number
     return raw.line
+
+
+_SET_KEY_RE = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=")
+
+
+def two_hands_said(message: str, text: str) -> str:
+    """``message``, tomllib's refusal of a ``.phh``'s ``text`` (``Cannot overwrite a value (at
+    line 9, column 15)``), with a hint when the key set twice is a hand's (a PHH field,
+    ``variant``, ``actions``, …): two hands in one file (``cat a.phh b.phh``), which is a
+    ``.phhs`` of hands under headers of their own (FORMATS.md §1); else ``message`` as it is."""
+    from ledger.formats.phh.scan import toml_error_line
+
+    line = toml_error_line(message)
+    if not message.startswith("Cannot overwrite a value") or line is None:
+        return message
+    lines = text.split("\n")
+    found = _SET_KEY_RE.match(lines[line - 1]) if line <= len(lines) else None
+    if found is None or found[1] not in PHH_FIELDS:
+        return message
+    return (f"{message} (two hands in one .phh? a file of several hands is a .phhs, each hand "
+            "under its own [N] header)")

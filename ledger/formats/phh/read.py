@@ -419,7 +419,7 @@ def _read_whole(text: str, file: str, multi: bool | None) -> Iterator[Item]:
     except tomllib.TOMLDecodeError as exc:
         head, sections = split_sections(text)
         if multi is False or not sections:
-            yield _toml_error(exc, file, None, 1, text)
+            yield _toml_error(exc, file, None, 1, text, one_hand=multi is False)
             return
         stray = non_comment_lines(head)
         if stray:
@@ -485,12 +485,19 @@ def _table_raws(text: str, file: str, doc: dict, start: int, skip: frozenset[str
 
 
 def _toml_error(exc: tomllib.TOMLDecodeError, file: str, section: str | None,
-                first_line: int = 1, text: str = "") -> MalformedInput:
+                first_line: int = 1, text: str = "", *, one_hand: bool = False
+                ) -> MalformedInput:
     """The error for TOML that does not parse, at its line in the file; ``first_line``: the
     line of the parsed ``text``'s first line in the file (tomllib counts from 1). An error
-    tomllib places "at end of document" (a file cut short) is at ``text``'s last line."""
+    tomllib places "at end of document" (a file cut short) is at ``text``'s last line.
+    ``one_hand``: ``text`` is a ``.phh``, a hand key set twice in it said to be two hands
+    (:func:`ledger.formats.phh.keys.two_hands_said`)."""
     where = f"[{section}] " if section is not None else ""
     message = str(exc)
+    if one_hand:
+        from ledger.formats.phh.keys import two_hands_said
+
+        message = two_hands_said(message, text)
     if first_line > 1:
         message = _AT_LINE_RE.sub(lambda m: f"(at line {int(m[1]) + first_line - 1},",
                                   message, count=1)
@@ -529,9 +536,9 @@ def _section_raws(file: str, sections: list[Section], start: int
     """The hand tables of a broken ``.phhs``, each section parsed alone so that the good
     hands survive, from section ``start`` on."""
     raws, errors = [], []
-    seen: dict[str, int] = {}  # table name -> the line of its first header
+    seen: dict[str, Section] = {}  # table name -> its first section
     for section in sections[:start]:
-        seen.setdefault(section.name, section.line)
+        seen.setdefault(section.name, section)
     for index, section in enumerate(sections):
         if index < start:
             continue
@@ -550,24 +557,43 @@ def _section_raws(file: str, sections: list[Section], start: int
         body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
         raw = RawHand(file, section.name, section.line, index, table, keys, actions, body)
         if section.name in seen:
-            errors.append(_repeated_table(raw, seen[section.name]))
+            errors.append(_repeated_table(raw, seen[section.name], table))
             continue
-        seen[section.name] = section.line
+        seen[section.name] = section
         raws.append(raw)
     return raws, errors
 
 
-def _repeated_table(raw: RawHand, first: int) -> RepeatedHand:
-    """The refusal of a table whose name an earlier table of the file has (its header at line
-    ``first``: a file pasted after itself, say), naming the hand this copy holds when it can
-    be built (:func:`build_hand`); a rejected hand of its own, whatever became of the first."""
+def _repeated_table(raw: RawHand, first: Section, table: dict) -> RepeatedHand:
+    """The refusal of a table (``table``, parsed) whose name an earlier table of the file has
+    (``first``), naming the hand this copy holds when it can be built (:func:`build_hand`); a
+    rejected hand of its own, whatever became of the first. The same hand (the same text, or
+    the same values) is a repeat (a file pasted after itself, say); another hand under the
+    name is a table named again (two files joined, say: docs/IMPORTING.md)."""
     try:
         hand: str | None = build_hand(raw).hand
     except (MalformedInput, ValueError):  # its own error is not said: the repeat is
         hand = None
-    return RepeatedHand(f"table [{raw.section}] is repeated: the file's first table "
-                        f"[{raw.section}] is at line {first}; a table is one hand, named once "
-                        "in its file", file=raw.file, line=raw.line, hand=hand)
+    if _same_table(first, raw, table):
+        said = (f"table [{raw.section}] is repeated: the file's first table [{raw.section}] is "
+                f"at line {first.line}; a table is one hand, named once in its file")
+    else:
+        said = (f"table [{raw.section}] is named again at line {raw.line} for another hand "
+                "(two files joined?): a table is one hand, named once in its file; give it "
+                "another number or import the files apart")
+    return RepeatedHand(said, file=raw.file, line=raw.line, hand=hand)
+
+
+def _same_table(first: Section, raw: RawHand, table: dict) -> bool:
+    """Whether ``raw`` (its ``table`` parsed) holds what the section ``first`` holds: the same
+    text after its header, or the same values (comments and blank lines aside)."""
+    body = first.text.split("\n", 1)[1] if "\n" in first.text else ""
+    if body.rstrip() == raw.text.rstrip():
+        return True
+    try:
+        return _loads(first.text).get(raw.section) == table
+    except tomllib.TOMLDecodeError:
+        return False
 
 
 def _finish(file: str, raws: list[RawHand], errors: list[MalformedInput], ids: HandIds,
