@@ -31,6 +31,7 @@ from replay.ingest.stored_copy import (
     first_difference,
     in_stored_chips,
     line_of,
+    original_rows,
     same_start_in_session,
     start_difference,
     start_in_force_difference,
@@ -156,7 +157,7 @@ def drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upt
     if not stored:
         return batches, [], 0
     cut = completing.cut_hands(ledger, list(stored))
-    whole = _original_rows(ledger, [
+    whole = original_rows(ledger, [
         b.hand_id for b in batches if b.hand_id in stored and b.hand_id not in cut
         and not _trusted(b, stored[b.hand_id], carried)], upto)
     out, clashes = [], []
@@ -480,7 +481,7 @@ def drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int,
             was[places[(file, section)]] = hand
     if not was:
         return batches, []
-    stored = _original_rows(ledger, sorted(set(was.values())), upto)
+    stored = original_rows(ledger, sorted(set(was.values())), upto)
     cut = completing.cut_hands(ledger, sorted(set(was.values())))
     out, refused = [], []
     for b in batches:
@@ -536,19 +537,3 @@ def deal_difference(ledger: Any, b: Batch, stored: Sequence[tuple[int, str]],
         at = next((i for i, e in enumerate(mine) if e is differ.event), None)
         differ = differ._replace(event=None if at is None else b.events[at])
     return differ.text, line_of(b, differ.event)
-
-
-def _original_rows(ledger: Any, hands: list[str | None], upto: int
-                   ) -> dict[str, list[tuple[int, str]]]:
-    """``{hand: [(seq, stored JSON)]}``: the rows of ``hands`` at or before ``upto`` but their
-    corrections and voids, in seq order."""
-    if not hands:
-        return {}
-    rows = ledger.query(
-        "SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events WHERE position <= ?"
-        " AND hand_id IN (SELECT UNNEST(?)) AND type NOT IN (SELECT UNNEST(?))"
-        " ORDER BY hand_id, seq", [upto, hands, list(LATER)])
-    out: dict[str, list[tuple[int, str]]] = {}
-    for hand, seq, payload in rows:
-        out.setdefault(hand, []).append((seq, payload))
-    return out

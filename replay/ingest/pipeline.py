@@ -415,17 +415,10 @@ def _held_by_id(ledger: Any, hands: list[HandEvents]) -> set[str]:
     """Those of ``hands`` whose id the ledger holds with the same start and the same original
     events (:func:`replay.ingest.stored_copy.first_difference`, corrections and voids left
     out): the hand another format of the same export brought first (docs/IMPORTING.md, "The
-    import's summary line"). Two queries; none when ``hands`` is empty."""
-    from replay.ingest.stored_copy import LATER, first_difference, same_start
+    import's summary line"). One query; none when ``hands`` is empty."""
+    from replay.ingest.stored_copy import first_difference, original_rows, same_start
 
-    if not hands:
-        return set()
-    rows: dict[str, list[tuple[int, str]]] = {}
-    for hand, seq, payload in ledger.query(
-            "SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events WHERE hand_id IN"
-            " (SELECT UNNEST(?)) AND type NOT IN (SELECT UNNEST(?)) ORDER BY hand_id, seq",
-            [sorted({i.hand_id for i in hands}), list(LATER)]):
-        rows.setdefault(hand, []).append((seq, payload))
+    rows = original_rows(ledger, [i.hand_id for i in hands])
     return {i.hand_id for i in hands if i.hand_id in rows and i.events
             and same_start(i.events[0], rows[i.hand_id][0][1])
             and first_difference(i.events, rows[i.hand_id]) is None}

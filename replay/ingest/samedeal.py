@@ -28,6 +28,7 @@ from typing import Any
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
 from ledger.model.shell import shell_arg
+from replay.ingest.stored_copy import original_rows
 from replay.ingest.unseen_deal import Unseen, candidates, held_alike, unseen_of
 
 Deal = tuple[str, tuple[tuple[str, int | None], ...], tuple[tuple[str, ...] | None, ...],
@@ -191,8 +192,8 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
     maybe = candidates(files, unseen, blind, starts)  # type: ignore[arg-type]
     if not (found or maybe):
         return batches, [], {}
-    rows = _original_rows(ledger, upto, {*found.values(), *(h for olds in maybe.values()
-                                                             for h in olds)})
+    rows = original_rows(ledger, [*found.values(), *(h for olds in maybe.values()
+                                                      for h in olds)], upto)
     found |= held_alike(files, maybe, starts, rows)  # type: ignore[arg-type]
     if not found:
         return batches, [], {}
@@ -219,15 +220,3 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
             f"(`handledger correct {shell_arg(old)} ...`), not another "
             "hand", hand=b.hand_id, line=line))
     return out, refused, known
-
-
-def _original_rows(ledger: Any, upto: int, hands: set[str]) -> dict[str, list[tuple[int, str]]]:
-    """``{hand: [(seq, stored JSON)]}`` of the stored ``hands`` at or before ``upto``, their
-    corrections and voids left out, in seq order."""
-    rows: dict[str, list[tuple[int, str]]] = {}
-    for hand, seq, text in ledger.query(
-            "SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events WHERE position <= ?"
-            " AND hand_id IN (SELECT UNNEST(?)) AND type NOT IN ('correction', 'hand_voided')"
-            " ORDER BY hand_id, seq", [upto, sorted(hands)]):
-        rows.setdefault(hand, []).append((seq, text))
-    return rows

@@ -172,6 +172,25 @@ def _identity(started: Any) -> dict[str, Any]:
 LATER = ("correction", "hand_voided")
 
 
+def original_rows(ledger: Any, hands: Sequence[str | None], upto: int | None = None
+                  ) -> dict[str, list[tuple[int, str]]]:
+    """``{hand: [(seq, stored JSON)]}``: the rows of ``hands`` (at or before position
+    ``upto``; None: all of them) but their corrections and voids (:data:`LATER`), in seq
+    order, what :func:`first_difference` compares a copy with. One query; none when
+    ``hands`` is empty."""
+    if not hands:
+        return {}
+    rows = ledger.query(
+        "SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events WHERE position <= ?"
+        " AND hand_id IN (SELECT UNNEST(?)) AND type NOT IN (SELECT UNNEST(?))"
+        " ORDER BY hand_id, seq", [(1 << 62) if upto is None else upto, sorted(
+            {h for h in hands if h is not None}), list(LATER)])
+    out: dict[str, list[tuple[int, str]]] = {}
+    for hand, seq, payload in rows:
+        out.setdefault(hand, []).append((seq, payload))
+    return out
+
+
 STARTS_OTHERWISE = Difference("it starts otherwise")
 
 
