@@ -210,7 +210,8 @@ def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
 
 def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]], books: Any,
                 session: str | None = None, waiting: int = 0,
-                bank: Sequence[tuple[str, str, int]] = ()) -> str:
+                bank: Sequence[tuple[str, str, int]] = (),
+                bank_paid: Sequence[tuple[str, str, int]] = ()) -> str:
     """``Bob pays Ann 37.50 USD`` per transfer ``(session, from, to, amount)`` still to make
     (``Cy pays the house 2.50 USD``: None is the house, who keeps the rake; ``Bob pays Ann 3
     chips`` when every session settled counts plain chips, ``books.plain``), ``… in session
@@ -230,7 +231,10 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
     player is left to settle, that nothing is settled yet, never ``settled`` alone.
     ``bank``: ``(session, player, amount)`` per player owing the bank (negative: owed by it)
     chips a correction after the chips moved on left in no net (:func:`bank_lines`), a line
-    each after the transfers; the count line then never says that nobody owes anybody."""
+    each after the transfers; the count line then never says that nobody owes anybody.
+    ``bank_paid``: ``(session, player, amount)`` what the payments recorded with the bank
+    come to (positive: the player paid it), said after the count line's words
+    (:func:`bank_paid_words`: ``; 5.00 USD paid to the bank``)."""
     decimals, currency = books.unit
 
     def who(name: str | None) -> str:
@@ -254,7 +258,7 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
                   "the rest paid back or passed on)")
     house = any(None in (a, b) for _, a, b, _ in transfers)
     lines.append(_count_line(len(transfers), len(books.players), house, waiting, len(bank))
-                 + before)
+                 + before + bank_paid_words(bank_paid, money))
     if house:
         raked = [r for r in books.rake if r["chips"]]
         where = ", ".join(f"{r['chips']} chip{'s' * (r['chips'] != 1)} in "
@@ -320,6 +324,18 @@ def bank_lines(bank: Sequence[tuple[str, str, int]], money: Callable[[int], str]
             f"{p} had at the table, in no player's net" for s, p, n in bank]
 
 
+def bank_paid_words(paid: Sequence[tuple[str, str, int]], money: Callable[[int], str]
+                    ) -> str:
+    """What ``settle``'s count line adds of the payments recorded with the bank, ``paid``
+    ``(session, player, amount)`` per player (minor units; positive: he paid the bank):
+    ``; 5.00 USD paid to the bank``, ``; 1.00 USD paid by the bank``, both when both; ""
+    when none."""
+    to = sum(n for _, _, n in paid if n > 0)
+    by = -sum(n for _, _, n in paid if n < 0)
+    said = [f"; {money(to)} paid to the bank"] * bool(to)
+    return "".join([*said, *[f"; {money(by)} paid by the bank"] * bool(by)])
+
+
 def _count_line(transfers: int, players: int, house: bool, waiting: int, bank: int = 0
                 ) -> str:
     """``settle``'s count line (:func:`settle_text`) but for what was paid already: the
@@ -341,17 +357,19 @@ def _count_line(transfers: int, players: int, house: bool, waiting: int, bank: i
 
 
 def settle_each_text(blocks: list[tuple[str, list[Any], Any]], loose: int,
-                     bank: Sequence[tuple[str, str, int]] = ()) -> str:
+                     bank: Sequence[tuple[str, str, int]] = (),
+                     bank_paid: Sequence[tuple[str, str, int]] = ()) -> str:
     """``settle`` of a ledger whose sessions count money of different units: a block per
     session, under ``session s01:``, each in its own unit as ``settle --session`` gives it
     (:func:`settle_text`), then a line on the ``loose`` hands of no session, which no ``pay``
     records and no session's money counts: not settled here (docs/LIVE.md "settle");
-    ``bank`` as :func:`settle_text`'s, each in its session's block."""
+    ``bank`` and ``bank_paid`` as :func:`settle_text`'s, each in its session's block."""
     out = []
     for name, transfers, books in blocks:
         out += [f"session {name}:",
                 settle_text([(name, a, b, n) for a, b, n in transfers], books, name,
-                            bank=[b for b in bank if b[0] == name])]
+                            bank=[b for b in bank if b[0] == name],
+                            bank_paid=[b for b in bank_paid if b[0] == name])]
     if loose:
         out.append(f"hands of no session ({loose} hand(s)): not settled: no `pay` records "
                    "them, and no session's books hold them (`handledger balances` without "

@@ -152,7 +152,9 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
                    'minor units of its session\'s money; "unheld" and "unheld_minor" the part '
                    'of it in no net, only then) and "bank": [{"session", "player", '
                    '"player_name", "amount"}], what each player pays the bank of those chips '
-                   '(minor units; negative: the bank pays him), only then')
+                   '(minor units; negative: the bank pays him) after the payments recorded with '
+                   'it, only while one is to pay; "bank_paid": the same of what those payments '
+                   'come to (positive: the player paid the bank), only when one is recorded')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value), each
@@ -164,12 +166,16 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     line says what was paid already (a payment back between the same players cancels; when
     some were paid back or passed on, what the payments recorded add up to as well). The
     rake the table took is owed to the house (whoever keeps it), one more creditor: `pay
-    SESSION PLAYER rake AMOUNT` records a payment to it. Where the sessions count money of
-    different currencies or decimals, each session is settled in its own, a block each, and
-    hands of no session are said not settled. A session with a hand still in progress is
-    not settled yet (its pot is paid when it ends): without --session the others are, and a
-    line names it and its hand (exit 0); with --session of it, or a hand of no session in
-    progress, refused; refused too when the nets do not sum to minus the rake."""
+    SESSION PLAYER rake AMOUNT` records a payment to it. Chips a correction after the chips
+    moved on left in no player's net are settled with the bank (whoever holds the
+    buy-ins), a line each: `pay SESSION PLAYER bank AMOUNT` (or `bank PLAYER`) records a
+    payment of one, which the line nets off (the count line says what was paid). Where the
+    sessions count money of different currencies or decimals, each session is settled in
+    its own, a block each, and hands of no session are said not settled. A session with a
+    hand still in progress is not settled yet (its pot is paid when it ends): without
+    --session the others are, and a line names it and its hand (exit 0); with --session of
+    it, or a hand of no session in progress, refused; refused too when the nets do not sum
+    to minus the rake."""
     from replay.books import settle as settle_up
 
     noted: list[str] = []
@@ -181,9 +187,10 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
              else {})
     if settled.late:  # what the text's late-correction notes say, as data
         extra["corrected_late"] = settled.late
-    if settled.bank:  # chips owed in no net: with the bank
-        extra["bank"] = [{"session": s, "player": p, "player_name": names.label(p),
-                          "amount": n} for s, p, n in settled.bank]
+    for key, lines in (("bank", settled.bank), ("bank_paid", settled.bank_paid)):
+        if lines:  # chips owed in no net: with the bank, and what was paid of them
+            extra[key] = [{"session": s, "player": p, "player_name": names.label(p),
+                           "amount": n} for s, p, n in lines]
     if as_json and settled.books is None:
         click.echo(json.dumps({"sessions": [
             {"session": name, **_settle_json(names, [(name, *t) for t in transfers], books)}
@@ -194,13 +201,13 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
                               | extra))
     elif settled.books is None:
         click.echo(names(books_text.settle_each_text(settled.blocks, settled.loose,
-                                                     settled.bank)))
+                                                     settled.bank, settled.bank_paid)))
         _waiting(settled.waiting)
         _unchecked(noted)
     else:
         click.echo(names(books_text.settle_text(settled.transfers, settled.books,
                                                 session_name, len(settled.waiting),
-                                                settled.bank)))
+                                                settled.bank, settled.bank_paid)))
         _waiting(settled.waiting)
         _unchecked(noted)
 

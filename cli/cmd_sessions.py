@@ -196,7 +196,9 @@ def _counted(n: int, noun: str) -> str:
                    '"decimals", "currency"}]} in ledger order ("owed_minor": what is still '
                    'owed after the payments recorded, integer minor units of "currency" with '
                    '"decimals" places; "carried_to_none": {"hand", "chips"} when its last '
-                   'hand carries chips to a hand never dealt).')
+                   'hand carries chips to a hand never dealt; "bank": [{"player", "amount"}] '
+                   'when settle still has lines with the bank, what each player pays it in '
+                   'integer minor units, negative what it pays him: then not settled).')
 @click.pass_obj
 def session_list(obj: Context, as_json: bool) -> None:
     """Sessions in ledger order with their date, hands (the voided among them apart),
@@ -205,7 +207,9 @@ def session_list(obj: Context, as_json: bool) -> None:
     opened (a session only its imported hands name; ``--json``: ``opened`` false). A closed
     session whose last hand carries chips to a next hand it never dealt (RULES.md §2.2, §3.8,
     §7.1) is not settled, and says so (``--json``: ``carried_to_none``, ``{"hand",
-    "chips"}``)."""
+    "chips"}``), nor one where settle still has a line with the bank (``--json``: ``bank``,
+    ``[{"player", "amount"}]``; docs/CORRECTIONS.md "A correction after the chips moved
+    on")."""
     from replay.books import session_list as read
 
     out = read(obj.db, note=render.note,
@@ -220,7 +224,10 @@ def session_list(obj: Context, as_json: bool) -> None:
             state = "open"
         else:
             state = "closed, settled" if s["settled"] else (
-                f"closed, {format_money(s['owed_minor'], s['decimals'], s['currency'])} owed")
+                f"closed, {format_money(s['owed_minor'], s['decimals'], s['currency'])} owed"
+                if s["owed_minor"] else "closed, not settled")
+            if bank := s.get("bank"):  # chips in no net, still with the bank
+                state += f" (with the bank: {_bank_said(bank, s)})"
             if lost := s.get("carried_to_none"):  # nobody owes it: the nets sum short of 0
                 state = (f"closed, not settled: hand {lost['hand']} carries {lost['chips']} "
                          "chips to the session's next hand, which it will never deal (owed "
@@ -236,6 +243,16 @@ def session_list(obj: Context, as_json: bool) -> None:
         retracted = f" ({s['buy_ins_retracted']} retracted)" if s["buy_ins_retracted"] else ""
         click.echo(f"{s['session']}  {s['date'] or '-'}  {s['hands']} hand(s){voided}  "
                    f"{s['buy_ins'] + s['buy_ins_retracted']} buy-in(s){retracted}  {state}")
+
+
+def _bank_said(bank: list[dict[str, Any]], s: dict[str, Any]) -> str:
+    """``session list``'s words for the lines ``settle`` still has with the bank in session
+    ``s``: ``Ann pays the bank 5.00 USD``, ``the bank pays Erin 1.00 USD``, joined."""
+    def money(n: int) -> str:
+        return format_money(n, s["decimals"], s["currency"])
+
+    return ", ".join(f"{b['player']} pays the bank {money(b['amount'])}" if b["amount"] > 0
+                     else f"the bank pays {b['player']} {money(-b['amount'])}" for b in bank)
 
 
 def _missing_checkpoint(s: dict, db: str) -> str:
@@ -319,15 +336,19 @@ def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
         again: bool, beyond: bool) -> None:
     """FROM pays TO AMOUNT of money, as 12.50, to settle SESSION up. Refused beyond what
     FROM still owes as settle reckons it, unless --more-than-owed. FROM or TO `rake` is the
-    house, whoever keeps the rake the table took (settle's "the house")."""
+    house, whoever keeps the rake the table took (settle's "the house"); FROM or TO `bank`
+    is the bank, whoever holds the buy-ins, paid the chips a correction after the chips
+    moved on left in no player's net (settle's "pays the bank" lines: refused beyond what
+    that line still asks, unless --more-than-owed)."""
     from replay.sessions import payments as books
 
     with books_named(obj.names) as note:
         event, state, seq = books.pay(obj.ledger(existing=True), session_name, payer, payee,
                                       amount, again=again, beyond=beyond,
                                       warn=lambda line: note(f"warning: {line}"))
-        paid = (f"{session_name}: {books.party(event.payer)} paid {books.party(event.payee)} "
-                f"{state.money(event.amount_minor)} (entry {seq})")
+        paid = (f"{session_name}: {books.party(event.payer, event.bank)} paid "
+                f"{books.party(event.payee, event.bank)} {state.money(event.amount_minor)} "
+                f"(entry {seq})")
     click.echo(obj.names()(paid))
 
 

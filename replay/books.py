@@ -259,13 +259,23 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
     (:func:`ledger.store.sidecar.unanchored_closes`); ``carried_to_none`` (only then): of a
     closed session whose last hand carries chips to a next hand that no hand took, ``{"hand",
     "chips"}`` (:func:`replay.carry.left_to_none`): what it "owes" is owed by nobody, and
-    ``settled`` is false."""
+    ``settled`` is false; ``bank`` (only then): of a closed session, ``[{"player",
+    "amount"}]`` the lines ``settle`` gives with the bank still to pay (minor units, positive
+    what the player pays the bank: :func:`replay.bank.bank_books`), and ``settled`` is
+    false."""
     from ledger.store.sidecar import unanchored_closes
     from ledger.store.streams import session_summaries
+    from replay.bank import bank_books
     from replay.carry import left_to_none
+    from replay.late_corrections import late_corrections
 
     with fresh_books(path, progress=progress, note=note) as ledger:
         out = session_summaries(ledger)
+        late = late_corrections(ledger)
+        worth = {s: u[0] for s, u in _session_units(ledger).items()} if late else {}
+        bank: dict[str, list[dict[str, Any]]] = {}
+        for name, player, n in bank_books(ledger, late, worth).standing:
+            bank.setdefault(name, []).append({"player": player, "amount": n})
         lost = {s["session"]: left for s in out
                 if s["closed"] and (left := left_to_none(ledger, s["session"])) is not None}
         closes = unanchored_closes(ledger, path)
@@ -290,6 +300,9 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
         s["owed_minor"] = due.get(s["session"], 0)
         s["decimals"], s["currency"] = units.get(s["session"], (0, None))
         s["settled"] = s["closed"] and not s["owed_minor"]
+        if s["closed"] and s["session"] in bank:  # chips in no net, still with the bank
+            s["bank"] = bank[s["session"]]
+            s["settled"] = False
         if s["session"] in lost:
             hand, chips, *_ = lost[s["session"]]
             s["carried_to_none"] = {"hand": hand, "chips": chips}
@@ -313,8 +326,10 @@ class Settled(NamedTuple):
     leaves owed in minor units of its session's money (``{player: chips × chip value}``,
     the unit of the transfers; a session of plain chips: the chips), and ``unheld_minor``
     the same of its ``unheld``. ``bank``: ``(session, player, amount)`` per player of those
-    ``unheld`` chips, what he pays the bank in minor units (negative: the bank pays him),
-    no player's result owing it; none when every amount owed is in the nets."""
+    ``unheld`` chips, what he still pays the bank in minor units (negative: the bank pays
+    him) after the payments recorded with it, no player's result owing it; none when every
+    amount owed is in the nets or paid. ``bank_paid``: ``(session, player, amount)`` what
+    those payments come to per player (positive: he paid the bank; :mod:`replay.bank`)."""
 
     transfers: list[settlement.SessionTransfer]
     books: player_balances.Balances | None
@@ -323,6 +338,7 @@ class Settled(NamedTuple):
     waiting: list[dict[str, Any]] = []
     late: list[dict[str, Any]] = []
     bank: list[tuple[str, str, int]] = []
+    bank_paid: list[tuple[str, str, int]] = []
 
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
@@ -346,6 +362,7 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
             of ``session`` (or of no session) is still in progress; NotFound: no such
             session.
     """
+    from replay.bank import bank_books
     from replay.late_corrections import late_corrections, late_lines
 
     blocks: list[settlement.SessionBlock] = []
@@ -367,17 +384,13 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
         off = books_off_lines(ledger, session)
         late = late_corrections(ledger, session)
         units = _session_units(ledger) if late else {}
+        with_bank = bank_books(ledger, late, {s: u[0] for s, u in units.items()}, session)
     for line in [*off, *late_lines(late)]:
         unbalanced(line)
     owed = [{**c.as_json(), "owed_minor": {p: n * units[c.session][0] for p, n in c.owed}}
             | ({"unheld_minor": {p: n * units[c.session][0] for p, n in c.unheld}}
                if c.unheld else {}) for c in late]
-    bank: dict[tuple[str, str], int] = {}
-    for c in late:
-        for p, n in c.unheld:
-            bank[c.session, p] = bank.get((c.session, p), 0) - n * units[c.session][0]
-    return Settled(*settled, blocks, loose, waiting, owed,
-                   [(s, p, n) for (s, p), n in bank.items() if n])
+    return Settled(*settled, blocks, loose, waiting, owed, *with_bank)
 
 
 def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:

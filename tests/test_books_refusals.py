@@ -403,12 +403,13 @@ def test_pay_naming_a_player_not_in_the_session_is_refused(tmp_path: Path) -> No
     line = refused(run(db, "pay", "friday", "Bob", "Zed", "5"))
     assert line == ("error: Zed is not in the books of session friday (no buy-in, cash-out or "
                     "hand there; its players: Ann, Bob): a payment settles a session between "
-                    "its players (and 'rake' names the house, who keeps the rake)")
+                    "its players (and 'rake' names the house, who keeps the rake; 'bank' the "
+                    "bank, who holds the buy-ins)")
     line = refused(run(db, "pay", "friday", "Bob", "ann", "5"))
     assert line == ("error: ann is not in the books of session friday (no buy-in, cash-out or "
                     "hand there; its players: Ann, Bob): did you mean Ann? a payment settles a "
                     "session between its players (and 'rake' names the house, who keeps the "
-                    "rake)")
+                    "rake; 'bank' the bank, who holds the buy-ins)")
     assert snapshot(db) == before
     assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0
     assert run(db, "pay", "friday", "Robert", "Ann", "5",

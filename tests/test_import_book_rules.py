@@ -45,7 +45,8 @@ def test_a_payment_to_a_player_who_never_played_is_refused(tmp_path: Path) -> No
         f"error: {path}:913, session s01: its payment at seq 28 (Zed pays Alice 179.00 USD): "
         "Zed is not in the books of session s01 (no buy-in, cash-out or hand there; its "
         "players: Alice, Bob, Carol, Dave, Erin): a payment settles a session between its "
-        "players (and 'rake' names the house, who keeps the rake); nothing of the file was "
+        "players (and 'rake' names the house, who keeps the rake; 'bank' the bank, who holds "
+        "the buy-ins); nothing of the file was "
         "written\n"))
     assert not db.exists()
 

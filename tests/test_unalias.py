@@ -106,7 +106,8 @@ def test_unalias_ends_the_alias_everywhere_and_keeps_it_in_the_history(
     assert refused(run(db, "pay", "s2", "Anna", "Ann", "1")) == (
         "error: Ann is not in the books of session s2 (no buy-in, cash-out or hand there; its "
         "players: Anna, Cy): did you mean Anna? a payment settles a session between its "
-        "players (and 'rake' names the house, who keeps the rake)")
+        "players (and 'rake' names the house, who keeps the rake; 'bank' the bank, who holds "
+        "the buy-ins)")
     history = json.loads(run(db, "history", "--session", "s2", "--json").stdout)
     assert [(e["type"], e["event"]) for e in history["events"][-2:]] == [
         ("player_alias", {"player": "Ann", "alias": "Anna"}),

@@ -667,24 +667,29 @@ def _session_event(book: SessionBook, e: Any, position: int, names: Names,
         pb.cash_out += e.chips
         pb.stack, pb.known, pb.seated, pb.bought, pb.stood = 0, True, False, 0, ()
         pb.cashed = (e.chips, seq)
-    elif t == "payment":  # a side None: the house, who keeps the rake
-        payer = None if e.payer is None else names(e.payer)
-        payee = None if e.payee is None else names(e.payee)
-        if payer is None:
-            book.house_paid_minor += e.amount_minor
-        else:
-            book.player(payer, position).paid_minor += e.amount_minor
-        if payee is None:
-            book.house_received_minor += e.amount_minor
-        else:
-            book.player(payee, position).received_minor += e.amount_minor
-        book.payments.append((payer, payee, e.amount_minor))
+    elif t == "payment" and not e.bank:  # one with the bank is in no book: settle nets
+        _payment(book, e, position, names)  # it off its bank line (replay/bank.py)
     elif t == "platform_ledger":
         book.statement = _statement(book, e, position, names)
     elif t == "session_changed":
         book.chip_value_minor, book.currency, book.decimals = (
             e.chip_value_minor, e.currency, e.decimals)
         book.changed = True
+
+
+def _payment(book: SessionBook, e: Any, position: int, names: Names) -> None:
+    """Count payment ``e`` in ``book``: a side None is the house, who keeps the rake."""
+    payer = None if e.payer is None else names(e.payer)
+    payee = None if e.payee is None else names(e.payee)
+    if payer is None:
+        book.house_paid_minor += e.amount_minor
+    else:
+        book.player(payer, position).paid_minor += e.amount_minor
+    if payee is None:
+        book.house_received_minor += e.amount_minor
+    else:
+        book.player(payee, position).received_minor += e.amount_minor
+    book.payments.append((payer, payee, e.amount_minor))
 
 
 def _statement(book: SessionBook, e: Any, position: int, names: Names) -> Statement:

@@ -605,7 +605,10 @@ class Payment(_Model):
     """Money paid between players to settle up (or a bounty), in minor units. ``payer`` or
     ``payee`` None is the house: whoever keeps the rake the table took from the pots, owed it
     when the session settles up (``handledger pay SESSION PLAYER rake AMOUNT``; README
-    "settle"); never both."""
+    "settle"); never both. With ``bank`` that side is the bank instead: whoever holds the
+    buy-ins, paid the chips a correction after the chips moved on left in no player's net
+    (``handledger pay SESSION PLAYER bank AMOUNT``; docs/CORRECTIONS.md "A correction after
+    the chips moved on")."""
 
     type: Literal["payment"] = "payment"
     schema_version: Version = SCHEMA_VERSION
@@ -618,12 +621,20 @@ class Payment(_Model):
         description="Recorded beyond what its payer still owed (or the house was owed) as "
         "settle reckoned it then: `pay --more-than-owed`, which an import of the file takes "
         "as the flag (README \"JSON lines\"). Left out of the event's JSON when false.")
+    bank: bool = Field(
+        False, strict=True, exclude_if=_not_set,
+        description="The side that is null is the bank, whoever holds the buy-ins, not the "
+        "house: chips a correction after the chips moved on left in no player's net "
+        "(`pay SESSION PLAYER bank AMOUNT`; docs/CORRECTIONS.md). Left out of the event's "
+        "JSON when false.")
 
     @model_validator(mode="after")
     def _someone_pays_someone(self) -> "Payment":
         if self.payer is None and self.payee is None:
             raise ValueError("a payment names a player on one side at least (None on one "
                              "side is the house)")
+        if self.bank and None not in (self.payer, self.payee):
+            raise ValueError("a payment with the bank has the bank, null, on one side")
         return self
 
 

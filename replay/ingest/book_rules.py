@@ -136,7 +136,8 @@ def _said(e: Any, seq: int, state: Any) -> str:
     from replay.sessions.payments import party
 
     if e.type == "payment":
-        what = f"{party(e.payer)} pays {party(e.payee)} {state.money(e.amount_minor)}"
+        what = (f"{party(e.payer, e.bank)} pays {party(e.payee, e.bank)} "
+                f"{state.money(e.amount_minor)}")
     else:
         cut = e.player[:MAX_NAME_LENGTH] + "…" if len(e.player) > MAX_NAME_LENGTH else e.player
         what = f"{cut}, {e.chips} chips" + (f", {e.kind}" if e.type == "buy_in" else "")
@@ -190,7 +191,9 @@ def _check(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: 
 
 def _check_payment(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: Any,
                    said: str, seated: set[str]) -> None:
-    """Refuse the payment ``e`` as ``pay`` would (:func:`_check`)."""
+    """Refuse the payment ``e`` as ``pay`` would (:func:`_check`); one with the bank
+    (``bank``) by its names alone: the chips in no player's net it pays are the late
+    corrections', which the file's rows around it decide (``settle`` nets it off)."""
     from replay.sessions.payments import not_in_books, within_buy_ins
     from replay.sessions.state import in_books
 
@@ -203,6 +206,8 @@ def _check_payment(reads: Any, owed: _Owed, session: str, state: Any, position: 
     for who in (e.payer, e.payee):
         if who is not None and who not in known:
             raise not_in_books(who, session, known)
+    if e.bank:
+        return
     if e.payer is not None:
         within_buy_ins(reads, session, state, e.payer, e.amount_minor, said, "")
     if not e.more_than_owed and e.reason is None:

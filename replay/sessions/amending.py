@@ -14,6 +14,7 @@ from ledger.model.errors import LedgerError, NotFound
 from ledger.model.shell import shell_arg
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hands_seating
+from replay.bank import beyond_bank
 from replay.sessions.alias_hints import alias_row, aliased_entry
 from replay.sessions.amounts import bounded, chips_written, money_written
 from replay.sessions.cash_out_books import amended_cash_out_warning
@@ -274,9 +275,16 @@ def _payment_bounds(ledger: Any, session: str, state: SessionState, seq: int, mi
                     where: str, text: str, *, beyond: bool) -> None:
     """Refuse the payment at ``seq`` amended to ``minor`` units as ``entry amend`` does
     (:func:`correct_entry`): beyond the payer's buy-ins, or without ``beyond`` beyond what
-    he still owes or what the house is owed or was paid."""
+    he still owes or what the house is owed or was paid (a payment with the bank: beyond
+    what settle's bank line asks, :func:`replay.bank.beyond_bank`)."""
     entry = state.entries[seq]
     now_minor = state.amended.get(seq, entry).amount_minor
+    if entry.bank:  # with the bank: bounded by settle's bank line alone
+        owed = beyond_bank(ledger, session, state, entry.payer, entry.payee, minor, where,
+                           replacing=now_minor)
+        if owed is not None and not beyond:
+            raise owed
+        return
     if entry.payer is not None:
         within_buy_ins(ledger, session, state, entry.payer, minor, where, text)
         if not beyond and not within_owed(ledger, session, state, entry.payer, minor,

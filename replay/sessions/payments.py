@@ -14,6 +14,7 @@ from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import check_name, folded, likely_meant
 from ledger.model.shell import shell_arg
 from ledger.store.proven import prove_before_writing
+from replay.bank import BANK_WORD, beyond_bank
 from replay.sessions.amounts import money_written
 from replay.sessions.entries import chips_from_outside
 from replay.sessions.state import (
@@ -31,6 +32,10 @@ from replay.sessions.state import (
 #: (:data:`ledger.model.names.NOTATION_WORDS`; docs/LIVE.md "settle").
 HOUSE_WORD = "rake"
 
+#: The words ``pay`` takes for a side that is no player: the house, and the bank
+#: (:data:`replay.bank.BANK_WORD`, whoever holds the buy-ins).
+PARTIES = (HOUSE_WORD, BANK_WORD)
+
 
 def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
         again: bool = False, beyond: bool = False,
@@ -40,7 +45,11 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     one handed back: ``settle`` then has it paid back). :data:`HOUSE_WORD` (``rake``) on
     one side is the house, whoever keeps the rake (the event's payer or payee None; README
     "settle"): paid at most what it is still owed, and paying back at most what it was paid
-    beyond the rake (:func:`within_house`), unless ``beyond``. A player paid more than
+    beyond the rake (:func:`within_house`), unless ``beyond``. ``bank`` on one side is the
+    bank, whoever holds the buy-ins (the event's side None, ``bank`` set;
+    docs/CORRECTIONS.md "A correction after the chips moved on"): paid at most what
+    ``settle``'s bank line has the player pay it, paying him at most what it has it pay him
+    (:func:`replay.bank.beyond_bank`), unless ``beyond``. A player paid more than
     ``settle`` has him owed is recorded all the same (``entry retract`` takes it back), with
     one line to ``warn`` once written (:func:`payee_owed_less`), unless the payer paid more
     than he owes (``beyond``: meant).
@@ -52,10 +61,12 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
             twice, a bad amount (:func:`money_written`), or more than the payer's own
             buy-ins in the session with what he paid there already (:func:`within_buy_ins`);
             NotFound: no such session;
-        LedgerError: a player not in the session's books (:func:`in_books`), ``rake`` where
-            the session's books hold a player of that name (an imported hand's), more than
+        LedgerError: a player not in the session's books (:func:`in_books`), ``rake`` or
+            ``bank`` where the session's books hold a player of that name, ``rake`` and
+            ``bank`` together, more than
             the payer still owes as ``settle`` reckons it (:func:`within_owed`,
-            :func:`within_house`; unless ``beyond``), or the same payment is recorded
+            :func:`within_house`, :func:`replay.bank.beyond_bank`; unless ``beyond``), or
+            the same payment is recorded
             already (unless ``again``).
     """
     check_name(payer)
@@ -68,45 +79,65 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     amount_minor = money_written(amount, where, state)  # the input first, then the books
     players = series_names(ledger)  # an alias is his player's name here, as in the audit
     known = in_books(ledger, session, state, names=players)
-    named = sorted(n for n in known if folded(n) == HOUSE_WORD)  # 'Rake' too
-    if HOUSE_WORD in (payer, payee) and named:
-        raise LedgerError(f"{where}: session {session} has a player named {named[0]} (from "
-                          f"an imported hand), so '{HOUSE_WORD}' cannot name the house here; "
-                          "nothing written")
-    if any(who not in known and who != HOUSE_WORD for who in (payer, payee)):
+    _parties_named(where, session, known, payer, payee)
+    if any(who not in known and who not in PARTIES for who in (payer, payee)):
         names = _platform_names(ledger)
         payer, payee = (labelled(who, session, known, names) for who in (payer, payee))
         if payer == payee:
             raise MalformedInput("a payment needs two different players")
         for who in (payer, payee):
-            if who not in known and who != HOUSE_WORD:
+            if who not in known and who not in PARTIES:
                 raise not_in_books(who, session, known, names)
-    if HOUSE_WORD not in (payer, payee):
+    if not {payer, payee} & set(PARTIES):
         _two_players(payer, payee, session, _platform_names(ledger))
         _one_player(payer, payee, session, players)
-    by = None if payer == HOUSE_WORD else payer
-    to = None if payee == HOUSE_WORD else payee
-    if by is not None:
+    bank = BANK_WORD in (payer, payee)
+    by = None if payer in PARTIES else payer
+    to = None if payee in PARTIES else payee
+    if by is not None and not bank:  # the bank's line is chips beyond the books, not bought
         within_buy_ins(ledger, session, state, by, amount_minor, where, amount)
-    owed = beyond_owed(ledger, session, state, by, to, amount_minor, where)
+    owed = (beyond_bank(ledger, session, state, by, to, amount_minor, where) if bank else
+            beyond_owed(ledger, session, state, by, to, amount_minor, where))
     if owed is not None and not beyond:
         raise owed
     event = ev.Payment(payer=by, payee=to, amount_minor=amount_minor,
-                       more_than_owed=owed is not None)
+                       more_than_owed=owed is not None, bank=bank)
     same = tuple(None if n is None else players.get(n, n) for n in (by, to))
     if not again and any(tuple(None if n is None else players.get(n, n) for n in (b, t)) == same
-                         and m == event.amount_minor for b, t, m in state.payments):
-        raise LedgerError(f"{party(by)} paying {party(to)} {state.money(event.amount_minor)} "
-                          f"is recorded in {session} already; a second payment of the same "
-                          "amount takes --again")
+                         and m == event.amount_minor
+                         for b, t, m in (state.bank_payments if bank else state.payments)):
+        raise LedgerError(f"{party(by, bank)} paying {party(to, bank)} "
+                          f"{state.money(event.amount_minor)} is recorded in {session} "
+                          "already; a second payment of the same amount takes --again")
     short = (payee_owed_less(ledger, session, state, to, amount_minor)
-             if warn is not None and owed is None else None)  # --more-than-owed: meant
+             if warn is not None and owed is None and not bank else None)  # --more-than-owed
     seq = append_entry(ledger, session, event, state)
     if short is not None and warn is not None:
         warn(f"{short}: `handledger entry retract {shell_arg(session)} {shell_arg(seq)} --reason "
              "… --by …` takes it "
              "back")
     return event, state, seq
+
+
+def _parties_named(where: str, session: str, known: set[str], payer: str, payee: str
+                   ) -> None:
+    """Refuse a payment whose two sides are the house and the bank (:data:`PARTIES`), or
+    that names either by its word in a session whose books (``known``) hold a player of that
+    name (``Rake`` too: an imported hand's; ``Bank``).
+
+    Raises:
+        MalformedInput, LedgerError: one line naming ``where``; nothing written.
+    """
+    if set(PARTIES) <= {payer, payee}:
+        raise MalformedInput(f"{where}: a payment names a player on one side at least (the "
+                             "house and the bank settle nothing between them); nothing written")
+    for word, whom in ((HOUSE_WORD, "the house"), (BANK_WORD, "the bank")):
+        named = sorted(n for n in known if folded(n) == word)  # 'Rake' too
+        if word in (payer, payee) and named:
+            imported = " (from an imported hand)" if word == HOUSE_WORD else ""
+            raise LedgerError(f"{where}: session {session} has a player named {named[0]}"
+                              f"{imported}, so '{word}' cannot name {whom} here; nothing "
+                              "written")
 
 
 def payee_owed_less(ledger: Any, session: str, state: SessionState, payee: str | None,
@@ -226,7 +257,8 @@ def not_in_books(who: str, session: str, known: set[str],
     return LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
                        f"cash-out or hand there; its players: {listed}): {meant}a "
                        "payment settles a session between its players (and "
-                       f"'{HOUSE_WORD}' names the house, who keeps the rake)").keeping_names()
+                       f"'{HOUSE_WORD}' names the house, who keeps the rake; "
+                       f"'{BANK_WORD}' the bank, who holds the buy-ins)").keeping_names()
 
 
 def beyond_owed(ledger: Any, session: str, state: SessionState, by: str | None,

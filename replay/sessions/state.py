@@ -45,6 +45,8 @@ class SessionState:
     cashed_at: dict[str, int] = field(default_factory=dict)
     chips_out: int = 0
     payments: list[tuple[str | None, str | None, int]] = field(default_factory=list)
+    #: the payments with the bank (:mod:`replay.bank`), None its side; none in ``payments``
+    bank_payments: list[tuple[str | None, str | None, int]] = field(default_factory=list)
     entries: dict[int, Any] = field(default_factory=dict)
     amended: dict[int, Any] = field(default_factory=dict)
     retracted: set[int] = field(default_factory=set)
@@ -168,7 +170,8 @@ def _fold(state: SessionState, seq: int, e: Any) -> None:
         state.cashed_at[e.player] = seq
         state.chips_out += e.chips
     elif e.type == "payment":
-        state.payments.append((e.payer, e.payee, e.amount_minor))
+        paid = state.bank_payments if e.bank else state.payments
+        paid.append((e.payer, e.payee, e.amount_minor))
 
 
 def open_state(ledger: Any, name: str, *, allow_closed: bool = False,
@@ -190,9 +193,10 @@ def open_state(ledger: Any, name: str, *, allow_closed: bool = False,
     return state
 
 
-def party(name: str | None) -> str:
-    """A payment's side as a line names it: the player, or ``the house`` for None."""
-    return "the house" if name is None else name
+def party(name: str | None, bank: bool = False) -> str:
+    """A payment's side as a line names it: the player, or ``the house`` for None (``the
+    bank`` for None of a payment with the bank, ``bank``)."""
+    return name if name is not None else "the bank" if bank else "the house"
 
 
 def entry_said(entry: Any) -> str:
@@ -201,7 +205,8 @@ def entry_said(entry: Any) -> str:
     side, :func:`party`), ``ledger statement`` (a platform's, ``platform_ledger``);
     ``entry 4 (buy-in of Ann)`` with its seq."""
     if entry.type == "payment":
-        return f"payment of {party(entry.payer)} to {party(entry.payee)}"
+        return (f"payment of {party(entry.payer, entry.bank)} to "
+                f"{party(entry.payee, entry.bank)}")
     if entry.type == "platform_ledger":
         return "ledger statement"
     return f"{entry.type.replace('_', '-')} of {entry.player}"
