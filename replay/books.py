@@ -271,11 +271,12 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
 
     with fresh_books(path, progress=progress, note=note) as ledger:
         out = session_summaries(ledger)
-        late = late_corrections(ledger)
-        worth = {s: u[0] for s, u in _session_units(ledger).items()} if late else {}
         bank: dict[str, list[dict[str, Any]]] = {}
-        for name, player, n in bank_books(ledger, late, worth).standing:
-            bank.setdefault(name, []).append({"player": player, "amount": n})
+        if any(s["closed"] for s in out):  # a bank line keeps a closed session unsettled
+            late = late_corrections(ledger)
+            worth = {s: u[0] for s, u in _session_units(ledger).items()} if late else {}
+            for name, player, n in bank_books(ledger, late, worth).standing:
+                bank.setdefault(name, []).append({"player": player, "amount": n})
         lost = {s["session"]: left for s in out
                 if s["closed"] and (left := left_to_none(ledger, s["session"])) is not None}
         closes = unanchored_closes(ledger, path)
