@@ -112,8 +112,9 @@ class HandEntry:
 class Movement:
     """A session event that moves chips or money: ``kind`` ``buy_in``, ``rebuy``, ``top_up``
     (``amount`` in chips), ``cash_out`` (chips) or ``payment`` from ``player`` to ``other``
-    (minor units, with its ``reason``; None on a side is the house, who keeps the rake);
-    players under their series names; ``position`` its place in the ledger."""
+    (minor units, with its ``reason``; None on a side is the house, who keeps the rake, or
+    with ``bank`` the bank, who holds the buy-ins); players under their series names;
+    ``position`` its place in the ledger."""
 
     position: int
     kind: str
@@ -121,6 +122,7 @@ class Movement:
     amount: int
     other: str | None = None
     reason: str | None = None
+    bank: bool = False
 
 
 _ENTRIES = ("buy_in", "cash_out", "payment")
@@ -132,7 +134,8 @@ def _movement(position: int, e: Any, names: Any) -> Movement:
     if e.type == "cash_out":
         return Movement(position, "cash_out", names(e.player), e.chips)
     return Movement(position, "payment", None if e.payer is None else names(e.payer),
-                    e.amount_minor, None if e.payee is None else names(e.payee), e.reason)
+                    e.amount_minor, None if e.payee is None else names(e.payee), e.reason,
+                    e.bank)
 
 
 @dataclass(frozen=True)

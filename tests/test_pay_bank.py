@@ -193,3 +193,14 @@ def test_a_player_named_bank_leaves_the_word_to_him(user) -> None:  # noqa: ANN0
     code, _, err = user("pay", "n2", "Ann", "bank", "1.00")
     assert (code, err) == (2, "error: pay n2 Ann bank: session n2 has a player named Bank, so "
                               "'bank' cannot name the bank here; nothing written\n")
+
+
+def test_the_report_names_the_bank_in_the_payments(user, tmp_path) -> None:  # noqa: ANN001
+    _owing(user, 80)
+    assert user("pay", "n1", "bank", "Ann", "5.00")[0] == 0
+    assert user("report", str(tmp_path / "site"))[0] == 0
+    page = next((tmp_path / "site").rglob("n1.html")).read_text(encoding="utf-8")
+    payments = page[page.index('id="payments"'):page.index("</section>",
+                                                          page.index('id="payments"'))]
+    assert ('<tr><td>24</td><th scope="row"><span class="name">the bank</span></th><td '
+            'class="text"><span class="name">Ann</span></td><td>5.00 USD</td>') in payments
