@@ -204,3 +204,17 @@ def test_the_report_names_the_bank_in_the_payments(user, tmp_path) -> None:  # n
                                                           page.index('id="payments"'))]
     assert ('<tr><td>24</td><th scope="row"><span class="name">the bank</span></th><td '
             'class="text"><span class="name">Ann</span></td><td>5.00 USD</td>') in payments
+
+
+def test_an_export_imports_with_its_payment_with_the_bank(user, tmp_path) -> None:  # noqa: ANN001
+    from tests.console_run import handledger
+
+    _owing(user, 80)
+    assert user("pay", "n1", "bank", "Ann", "3.00")[0] == 0
+    assert user("export", "--format", "jsonl", "-o", str(tmp_path / "n1.jsonl"))[0] == 0
+    other = str(tmp_path / "other.duckdb")
+    assert handledger(other, "import", str(tmp_path / "n1.jsonl"))[0] == 0
+    said = (0, OWED.format("2.00 USD") + "no transfer between the players; 1 with the bank; "
+            "3.00 USD paid by the bank\n", NOTE.format("+20"))
+    assert handledger(other, "settle", "--session", "n1") == said
+    assert user("settle", "--session", "n1") == said
