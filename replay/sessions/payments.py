@@ -58,12 +58,11 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
             (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
-            twice, a bad amount (:func:`money_written`), or more than the payer's own
-            buy-ins in the session with what he paid there already (:func:`within_buy_ins`);
-            NotFound: no such session;
+            twice, ``rake`` and ``bank`` together, a bad amount (:func:`money_written`), or
+            more than the payer's own buy-ins in the session with what he paid there already
+            (:func:`within_buy_ins`; not with the bank); NotFound: no such session;
         LedgerError: a player not in the session's books (:func:`in_books`), ``rake`` or
-            ``bank`` where the session's books hold a player of that name, ``rake`` and
-            ``bank`` together, more than
+            ``bank`` where the session's books hold a player of that name, more than
             the payer still owes as ``settle`` reckons it (:func:`within_owed`,
             :func:`within_house`, :func:`replay.bank.beyond_bank`; unless ``beyond``), or
             the same payment is recorded
@@ -109,8 +108,9 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
         raise LedgerError(f"{party(by, bank)} paying {party(to, bank)} "
                           f"{state.money(event.amount_minor)} is recorded in {session} "
                           "already; a second payment of the same amount takes --again")
+    # --more-than-owed: meant; a payment by the bank is bounded by its line, not the transfers
     short = (payee_owed_less(ledger, session, state, to, amount_minor)
-             if warn is not None and owed is None and not bank else None)  # --more-than-owed
+             if warn is not None and owed is None and not bank else None)
     seq = append_entry(ledger, session, event, state)
     if short is not None and warn is not None:
         warn(f"{short}: `handledger entry retract {shell_arg(session)} {shell_arg(seq)} --reason "
