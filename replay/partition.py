@@ -53,7 +53,7 @@ class PartResult:
     ``hand -> (minor units a chip is worth, decimals, currency)``, as
     :class:`ledger.audit.tables.AuditReport` keeps them); the texts
     of its rendered hands in ledger order (none unless asked); its derived tables' rows as
-    columns (:func:`replay.tables.table_columns`) when the partition does not write them
+    columns (:func:`replay.tables.arrow_columns`) when the partition does not write them
     itself; the corrections of its hands appended after later events took their chips, each
     with the ledger position of its row (``late``:
     :class:`replay.late_corrections.LateCorrection`, what ``audit`` notes)."""
@@ -249,8 +249,12 @@ def replay_numbered(part: PartRows, numbered: Sequence[tuple[int, Any]],
                     problems: bool = False, revised: Any = None) -> PartResult:
     """Replay and audit the hands of ``part`` numbered ``(ord, RawHand)`` in ledger order,
     with its session rows (:class:`ledger.audit.stream.StreamAudit`); the derived tables'
-    rows in :attr:`PartResult.tables` as columns (:func:`replay.tables.table_columns`)."""
-    from replay.tables import table_columns
+    rows in :attr:`PartResult.tables` as Arrow columns (:func:`replay.tables.arrow_columns`).
+
+    Raises:
+        LedgerError: a value a derived table cannot hold.
+    """
+    from replay.tables import arrow_columns
 
     audit = StreamAudit(part.rows, part.ends, aliases=aliases, checks=_CHECKS, revised=revised)
     result = PartResult({}, [], {}, counts={"hands": 0, "bad": 0, "unverifiable": 0})
@@ -264,7 +268,7 @@ def replay_numbered(part: PartRows, numbered: Sequence[tuple[int, Any]],
     named = {d.hand for *_, d in result.findings}
     result.units = {hand: unit for hand, unit in result.units.items() if hand in named}
     result.books = series.sessions
-    result.tables = {table: table_columns(table, rows) for table, rows in tables.items()}
+    result.tables = {table: arrow_columns(table, rows) for table, rows in tables.items()}
     return result
 
 

@@ -52,6 +52,11 @@ MIN_HANDS = 20_000
 #: Tables in memory (a read's, :meth:`ledger.store.store.Ledger.overlay`) are DuckDB's
 #: memory too: they keep the store's default cap.
 FILL_MEMORY = "128MB"
+#: Hands whose rows a read's tables in memory take in between two of DuckDB's checkpoints
+#: (which compress them, :func:`replay.tables.write_tables`): a checkpoint costs about as
+#: much again as the insert it follows when made after every range, its cost partly fixed;
+#: the one-process pass checkpoints about as often (every 50,000 rows of a table).
+CHECKPOINT_HANDS = 10_000
 _AHEAD = 1  # ranges queued to a worker beyond the one it replays, so that it never waits
 
 
@@ -163,6 +168,7 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
     total = sum(r.hands for r in ranges)
     con = ledger.connection
     parts: list[PartResult] = []
+    since_checkpoint = [0]  # hands inserted since the last checkpoint
 
     def fill(con: Any, checkpoint: Callable[[], None]) -> None:
         with progress(label, total) as tick, _settled_on_failure(proof):
@@ -174,7 +180,10 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
                 for table in HAND_TABLES:
                     insert_columns(con, table, part.tables.get(table, {}))
                 part.texts, part.tables = [], {}
-                checkpoint()
+                since_checkpoint[0] += part.counts["hands"]
+                if since_checkpoint[0] >= CHECKPOINT_HANDS:
+                    checkpoint()
+                    since_checkpoint[0] = 0
                 for _ in range(part.counts["hands"]):
                     tick()
                 parts.append(part)

@@ -290,9 +290,32 @@ def table_columns(table: str, rows: Sequence[tuple[Any, ...]]) -> dict[str, Any]
     return columns
 
 
+def arrow_columns(table: str, rows: Sequence[tuple[Any, ...]]) -> dict[str, Any]:
+    """``rows`` of the derived table ``table`` as Arrow arrays ``{column: array}`` in the
+    table's order: :func:`table_columns` made Arrow where the rows are replayed (a worker
+    process), so that the process writing the file only copies them in
+    (:func:`insert_columns`); Arrow arrays pickle as their buffers, numpy arrays of texts
+    string by string.
+
+    Raises:
+        LedgerError: a value the table cannot hold (chips beyond 64 bits), naming the hand;
+            a value with no Arrow form (a text that is not UTF-8, a mixed column).
+    """
+    import pyarrow as pa
+
+    from ledger.store.arrow import numpy_column
+
+    try:
+        return {name: numpy_column(values)
+                for name, values in table_columns(table, rows).items()}
+    except (pa.ArrowException, UnicodeEncodeError) as exc:
+        raise LedgerError(f"cannot write the derived table {table}: {exc}") from exc
+
+
 def insert_columns(con: Any, table: str, columns: Mapping[str, Any]) -> None:
-    """Insert the columns of :func:`table_columns` into ``table`` inside the caller's
-    transaction (one statement: DuckDB copies them from an Arrow stream).
+    """Insert the columns of :func:`table_columns` (numpy) or :func:`arrow_columns` into
+    ``table`` inside the caller's transaction (one statement: DuckDB copies them from an
+    Arrow stream).
 
     Raises:
         LedgerError: the database refuses them, or a value has no Arrow form (a text that is
@@ -308,7 +331,8 @@ def insert_columns(con: Any, table: str, columns: Mapping[str, Any]) -> None:
     # registered as a view are kept alive until the transaction ends, and a first replay of
     # a large ledger, one transaction, then held every range's columns to its end
     try:
-        arrays = {name: numpy_column(values) for name, values in columns.items()}
+        arrays = {name: values if isinstance(values, pa.Array) else numpy_column(values)
+                  for name, values in columns.items()}
         insert_arrow(con, table, ", ".join(arrays), arrays)
     except (duckdb.Error, pa.ArrowException, UnicodeEncodeError) as exc:
         raise LedgerError(f"cannot write the derived table {table}: {exc}") from exc

@@ -199,6 +199,23 @@ def test_rows_go_in_as_columns_as_through_the_appender(monkeypatch: pytest.Monke
                                  " (64-bit integers)")
 
 
+def test_rows_made_arrow_where_replayed_go_in_as_the_same_rows() -> None:
+    """A range's rows made Arrow columns in the worker that replayed them
+    (``arrow_columns``) are stored as its numpy columns are; a text that is not UTF-8 is
+    refused there, in the one line naming the table."""
+    rows = [(f"h{i}", i, 10 * i, ["Ann", "Bob"] if i % 2 else [], '{"Ann": 10}', 0,
+             None if i == 1 else "Ann wins") for i in range(4)]
+    con = duckdb.connect()
+    T.create_tables(con)
+    T.insert_columns(con, "pots", T.arrow_columns("pots", rows))
+    assert con.execute("SELECT * FROM pots ORDER BY hand_id").fetchall() == rows
+    with pytest.raises(LedgerError) as caught:
+        T.arrow_columns("pots", [("h9", 0, 10, ["Ann"], "{}", 0, "Ann\udc80")])
+    assert str(caught.value) == (
+        "cannot write the derived table pots: 'utf-8' codec can't encode character"
+        " '\\udc80' in position 3: surrogates not allowed")
+
+
 def test_scattered_hands_read_a_few_a_query_are_each_hand_as_stored(
         db: str, corrected_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The hands whose rows do not follow one another (corrected, voided) are read many a
