@@ -27,7 +27,7 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
     whether the ledger has them closed, found so far (kept across the chunks of one file).
     ``once``: ``batches`` are the whole file's, and when every hand of it is refused for the
     same reason (a currency, tournament chips), that is one :class:`SameForHands` error."""
-    from replay.ingest.units import ChipNotDivided, NotWholeChips, SessionUnit, to_session
+    from replay.ingest.units import ChipNotDivided, NotWholeChips, SessionUnit
     from replay.sessions import session_state
 
     batches, errors = refuse_closed(ledger, read, batches, errors, closed)
@@ -54,14 +54,7 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
     tried: dict[int, list[Any] | LedgerError] = {}  # batch index: converted, or the refusal
     for index, b in enumerate(batches):
         if b.is_hand and b.events and b.session is not None:
-            try:
-                tried[index] = (list(b.events) if b.hand_id in as_stored
-                                else to_session(b.events, unit(b.session), b.session))
-            except LedgerError as exc:
-                if isinstance(exc, NotWholeChips) and exc.rake:  # at the file's rake line
-                    exc.located(line=next((i.rake_line for i in read.items if isinstance(
-                        i, PhhHand) and i.hand == b.hand_id), None))
-                tried[index] = exc.located(line=b.line)  # else at the hand's first line
+            tried[index] = _converted(read, b, as_stored, unit)
     held = held_as_read(ledger, [batches[i] for i, got in tried.items()
                                  if isinstance(got, LedgerError)])
     out, wrong = [], []
@@ -89,6 +82,24 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
             f"units (hand {first.hand}: an amount of {first.minor}): import it into a session "
             "whose chip divides them, or without --session; never rounded"))]
     return out, [*errors, *wrong]
+
+
+def _converted(read: FileRead, b: Batch, as_stored: set[str],
+               unit: Callable[[str], Any]) -> list[Any] | LedgerError:
+    """The events of the hand of ``b`` in its session's chips (``unit(session)``; those of
+    ``as_stored`` as they are), or the refusal of a hand that does not convert exactly, at
+    the file's rake line (a rake of no whole chips) or else the hand's first line."""
+    from replay.ingest.units import NotWholeChips, to_session
+
+    assert b.events is not None and b.session is not None
+    try:
+        return (list(b.events) if b.hand_id in as_stored
+                else to_session(b.events, unit(b.session), b.session))
+    except LedgerError as exc:
+        if isinstance(exc, NotWholeChips) and exc.rake:  # at the file's rake line
+            exc.located(line=next((i.rake_line for i in read.items if isinstance(
+                i, PhhHand) and i.hand == b.hand_id), None))
+        return exc.located(line=b.line)  # else at the hand's first line
 
 
 def held_as_read(ledger: Any, batches: list[Batch]) -> set[str]:
