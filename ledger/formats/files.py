@@ -294,6 +294,18 @@ def cut_note(path: str | os.PathLike[str], line: int | None, hand: str | None = 
     if (line is None or not any(sign in message for sign in CUT_SIGNS)
             or cut_line(path) != line):
         return ""
+    return cut_words(line, hand)
+
+
+def cut_words(line: int, hand: str | None = None) -> str:
+    """What a refusal adds when the file is known to end in the middle of its last line
+    ``line`` (docs/IMPORTING.md, "A file cut short"): ``"; the file ends in the middle of
+    hand H, line N cut off (no newline at its end): a file cut short? import the whole
+    file"`` (``"ends there"`` with no ``hand``)."""
     inside = f"in the middle of hand {hand}" if hand else "there"
     return (f"; the file ends {inside}, line {line} cut off (no newline at its end): a file "
             "cut short? import the whole file")
+
+
+#: What :func:`cut_words` says of every cut line: a refusal that says it is not said again.
+CUT_SAID = "cut off (no newline at its end)"

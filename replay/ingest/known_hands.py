@@ -159,13 +159,17 @@ def drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upt
     cut = completing.cut_hands(ledger, list(stored))
     whole = original_rows(ledger, [
         b.hand_id for b in batches if b.hand_id in stored and b.hand_id not in cut
-        and not _trusted(b, stored[b.hand_id], carried)], upto)
+        and b.events is not None and not _trusted(b, stored[b.hand_id], carried)], upto)
     out, clashes = [], []
     outside = 0
     for b in batches:
         hand = b.hand_id
         if hand is None or hand not in stored:
             out.append(b)
+            continue
+        if b.events is None:  # found known already (in another chip: in_session_units)
+            out.append(b)
+            outside += b.session is not None and stored[hand][2] != b.session
             continue
         assert b.events is not None
         got = _another_export(ledger, b, source, hand in cut)

@@ -27,7 +27,7 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
     whether the ledger has them closed, found so far (kept across the chunks of one file).
     ``once``: ``batches`` are the whole file's, and when every hand of it is refused for the
     same reason (a currency, tournament chips), that is one :class:`SameForHands` error."""
-    from replay.ingest.units import ChipNotDivided, NotWholeChips, SessionUnit, to_session
+    from replay.ingest.units import ChipNotDivided, NotWholeChips, SessionUnit
     from replay.sessions import session_state
 
     batches, errors = refuse_closed(ledger, read, batches, errors, closed)
@@ -48,30 +48,33 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
                     if s.opened else None
         return units[name]
 
-    out, wrong = [], []
-    tried = 0
     from replay.ingest.old_units import earlier_in_own_session
 
     as_stored = _stored_so(ledger, batches, unit) | earlier_in_own_session(read, batches)
-    for b in batches:
+    tried: dict[int, list[Any] | LedgerError] = {}  # batch index: converted, or the refusal
+    for index, b in enumerate(batches):
         if b.is_hand and b.events and b.session is not None:
-            tried += 1
-            try:
-                converted = (list(b.events) if b.hand_id in as_stored
-                             else to_session(b.events, unit(b.session), b.session))
-            except LedgerError as exc:
-                if isinstance(exc, NotWholeChips) and exc.rake:  # at the file's rake line
-                    exc.located(line=next((i.rake_line for i in read.items if isinstance(
-                        i, PhhHand) and i.hand == b.hand_id), None))
-                wrong.append(exc.located(line=b.line))  # else at the hand's first line
-                continue
-            check_signed_unconverted(read, b, converted, unit(b.session))
-            b = b.with_events(converted)
+            tried[index] = _converted(read, b, as_stored, unit)
+    held = held_as_read(ledger, [batches[i] for i, got in tried.items()
+                                 if isinstance(got, LedgerError)])
+    out, wrong = [], []
+    for index, b in enumerate(batches):
+        got = tried.get(index)
+        if isinstance(got, LedgerError):
+            if b.hand_id in held:  # in the ledger already: known, nothing of it converted
+                out.append(b.with_events(None))
+            else:
+                wrong.append(got)
+            continue
+        if got is not None:
+            check_signed_unconverted(read, b, got, unit(b.session))
+            b = b.with_events(got)
         out.append(b)
-    if len(wrong) > 1 and len(wrong) == tried and len({e.message for e in wrong}) == 1 and (
+    tried_count = len(tried) - len(held)
+    if len(wrong) > 1 and len(wrong) == tried_count and len({e.message for e in wrong}) == 1 and (
             once or all(isinstance(e, ChipNotDivided) for e in wrong)):
         wrong = [SameForHands(wrong)]  # one cause for the whole file: said once
-    elif len(wrong) > 1 and len(wrong) == tried and all(
+    elif len(wrong) > 1 and len(wrong) == tried_count and all(
             isinstance(e, NotWholeChips) for e in wrong):  # the file's unit is not the session's
         first = wrong[0]
         wrong = [SameForHands(wrong, (
@@ -79,6 +82,63 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
             f"units (hand {first.hand}: an amount of {first.minor}): import it into a session "
             "whose chip divides them, or without --session; never rounded"))]
     return out, [*errors, *wrong]
+
+
+def _converted(read: FileRead, b: Batch, as_stored: set[str],
+               unit: Callable[[str], Any]) -> list[Any] | LedgerError:
+    """The events of the hand of ``b`` in its session's chips (``unit(session)``; those of
+    ``as_stored`` as they are), or the refusal of a hand that does not convert exactly, at
+    the file's rake line (a rake of no whole chips) or else the hand's first line."""
+    from replay.ingest.units import NotWholeChips, to_session
+
+    assert b.events is not None and b.session is not None
+    try:
+        return (list(b.events) if b.hand_id in as_stored
+                else to_session(b.events, unit(b.session), b.session))
+    except LedgerError as exc:
+        if isinstance(exc, NotWholeChips) and exc.rake:  # at the file's rake line
+            exc.located(line=next((i.rake_line for i in read.items if isinstance(
+                i, PhhHand) and i.hand == b.hand_id), None))
+        return exc.located(line=b.line)  # else at the hand's first line
+
+
+def held_as_read(ledger: Any, batches: list[Batch]) -> set[str]:
+    """The hands of ``batches`` (each a hand's whole stream, no correction or void among its
+    rows) that the ledger holds under their id as read: the first row stored with the same
+    source key (and, where both record one, the same digest of the hand's lines), or the same
+    start and original events (:func:`replay.ingest.stored_copy.first_difference`), and not
+    cut off (:mod:`replay.ingest.completing`). Such a hand is known whatever the chip of the
+    session the import names: nothing of it is written (docs/IMPORTING.md, "The import's
+    summary line"). Two queries at most; none when ``batches`` is empty."""
+    import json
+
+    from replay.ingest import completing
+    from replay.ingest.stored_copy import LATER, first_difference, original_rows, same_start
+
+    mine = {b.hand_id: b for b in batches if b.is_hand and b.hand_id is not None and b.events
+            and b.events[0].type == "hand_started"
+            and not any(e.type in LATER for e in b.events)}
+    if not mine:
+        return set()
+    rows = original_rows(ledger, list(mine))
+    keys = dict(ledger.query("SELECT hand_id, source_key FROM events WHERE seq = 1"
+                             " AND hand_id IN (SELECT UNNEST(?))", [list(rows)]))
+    cut = completing.cut_hands(ledger, list(rows))
+    held = set()
+    for hand, stored in rows.items():
+        b = mine[hand]
+        assert b.events is not None
+        if hand in cut or not stored or stored[0][0] != 1:
+            continue
+        theirs = (json.loads(stored[0][1]).get("source") or {}).get("text_digest")
+        digest = (b.events[0].source or {}).get("text_digest")
+        if b.source_key is not None and b.source_key == keys.get(hand) and (
+                digest is None or theirs is None or digest == theirs):
+            held.add(hand)
+        elif same_start(b.events[0], stored[0][1]) and first_difference(b.events,
+                                                                         stored) is None:
+            held.add(hand)
+    return held
 
 
 def _stored_so(ledger: Any, batches: list[Batch], unit: Callable[[str], Any]) -> set[str]:

@@ -455,11 +455,12 @@ def said_cut(path: Path, errors: list[LedgerError]) -> None:
     not know, and the refusal of that line alone would not say why."""
     refused = [e for e in errors if e.line is not None and not isinstance(e, StoredFinding)]
     if refused:
-        from ledger.formats.files import cut_line, cut_note
+        from ledger.formats.files import CUT_SAID, cut_line, cut_note
 
         last = cut_line(path)
         for e in refused:
-            note = cut_note(path, last, e.hand, e.message) if e.line == last else ""
+            note = (cut_note(path, last, e.hand, e.message)
+                    if e.line == last and CUT_SAID not in e.message else "")
             if note:  # the reader's own guess gives way to what is known
                 e.message = e.message.removesuffix(" (is the file cut?)") + note
 

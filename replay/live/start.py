@@ -243,24 +243,49 @@ def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
     (:func:`replay.sessions.state.series_names`).
 
     Raises:
-        LedgerError: the first such player, with the closest names of the session's books.
+        LedgerError: every such player in one line, in the hand's seat order, each with the closest
+            names of the session's books (``Ann and Cy have no buy-in in session S (its
+            players: Bob): record them first with `handledger buyin S Ann CHIPS` and
+            `handledger buyin S Cy CHIPS`; nothing was written``).
     """
     from replay.sessions.state import in_books
 
     bought = set(state.chips_in)
     known = in_books(ledger, session, state, seated=played, names=names)
-    for player in players:
-        if player in known:
-            continue
-        names = sorted(bought | played)
-        close = likely_meant(player, names)
-        hint = f"did you mean {' or '.join(close)}? " if close else ""
-        same = any(folded(n) == folded(player) for n in close)
-        record = ("seat the player by the name the books give" if same
-                  else f"record it first with `handledger buyin {shell_arg(session)} "
-                       f"{shell_arg(player)} CHIPS`")
-        if same and any(n.casefold() != player.casefold() for n in close):  # print alike
-            record += f" ({spelled(player)} is not {' nor '.join(map(spelled, close))})"
-        raise LedgerError(
-            f"{player} has no buy-in in session {session} (its players: "
-            f"{', '.join(names) or 'nobody yet'}): {hint}{record}; nothing was written")
+    missing = list(dict.fromkeys(p for p in players if p not in known))
+    if not missing:
+        return
+    names = sorted(bought | played)
+    advice = {player: _seat_advice(session, player, names) for player in missing}
+    if len(missing) == 1:
+        said = f"{missing[0]} has no buy-in"
+        what = advice[missing[0]][0]
+    elif all(plain for _, plain in advice.values()):  # no name like theirs: one command each
+        said = f"{_joined(missing)} have no buy-in"
+        what = "record them first with " + _joined(
+            [f"`handledger buyin {shell_arg(session)} {shell_arg(p)} CHIPS`" for p in missing])
+    else:
+        said = f"{_joined(missing)} have no buy-in"
+        what = "; ".join(f"{p}: {advice[p][0]}" for p in missing)
+    raise LedgerError(f"{said} in session {session} (its players: "
+                      f"{', '.join(names) or 'nobody yet'}): {what}; nothing was written")
+
+
+def _seat_advice(session: str, player: str, names: list[str]) -> tuple[str, bool]:
+    """What a seat of ``player``, not in the books of ``session`` (``names``: its players),
+    needs: the closest names and the buy-in to record, or the name the books give; and
+    whether no name is close (the buy-in alone)."""
+    close = likely_meant(player, names)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    same = any(folded(n) == folded(player) for n in close)
+    record = ("seat the player by the name the books give" if same
+              else f"record it first with `handledger buyin {shell_arg(session)} "
+                   f"{shell_arg(player)} CHIPS`")
+    if same and any(n.casefold() != player.casefold() for n in close):  # print alike
+        record += f" ({spelled(player)} is not {' nor '.join(map(spelled, close))})"
+    return hint + record, not close
+
+
+def _joined(words: list[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

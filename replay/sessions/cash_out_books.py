@@ -40,6 +40,26 @@ def _cash_out_checks(ledger: Any, session: str, hands: list[str] | None = None
     the session's ``hands`` folded (None:
     all of them). Empty when one of them does not replay (the audit names it; nothing is said
     here)."""
+    book = _session_book(ledger, session, hands)
+    return [] if book is None else [(c.position, c) for c in book.cash_outs]
+
+
+def chips_left_by_hands(ledger: Any, session: str) -> dict[str, int]:
+    """``{player: chips}`` of each player of ``session`` whom the books, folded as the audit
+    folds them (:func:`_cash_out_checks`), leave chips at the table (his stack after his
+    latest hand and what he bought since, not cashed out: ``PlayerBook.on_table``), those
+    without a buy-in too (the hands seated them: chips from outside the books). Empty when
+    a hand of the session does not replay (the audit names it) or nobody holds chips."""
+    book = _session_book(ledger, session)
+    if book is None:
+        return {}
+    return {name: p.on_table for name, p in book.players.items() if p.on_table > 0}
+
+
+def _session_book(ledger: Any, session: str, hands: list[str] | None = None) -> Any:
+    """The :class:`ledger.audit.books.SessionBook` of ``session`` with its ``hands`` folded
+    (None: all of them), as :func:`_cash_out_checks` says; None when one of them does not
+    replay or the session is not followed (never opened)."""
     from ledger.audit.books import build_series, hand_facts
     from ledger.audit.load import session_rows
     from replay.fold import replay_events
@@ -53,14 +73,12 @@ def _cash_out_checks(ledger: Any, session: str, hands: list[str] | None = None
         try:
             replayed = replay_events([r.event for r in stored], session=session)
         except LedgerError:
-            return []
+            return None
         facts.append(hand_facts(replayed, ord=k, position=stored[0].position))
     aliases = series_names(ledger)  # an alias recorded in another session's stream too
     book = build_series(session_rows(ledger, sessions=[session]), facts, aliases=aliases,
                         revised=revisions(ledger, [session])).sessions.get(session)
-    if book is None or not book.followed:
-        return []
-    return [(c.position, c) for c in book.cash_outs]
+    return book if book is not None and book.followed else None
 
 
 def _latest_hand(ledger: Any, session: str, player: str, before: int | None = None

@@ -5,7 +5,7 @@ the rake its pots paid (:func:`within_table`, :func:`cash_outs_covered`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ledger.model import events as ev
@@ -393,7 +393,12 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
             f"session {session} is closed (entry {state.closed_seq}; its books were settled up "
             f"at the close): a cash-out of {player} changes them; nothing written; --closed "
             "records it anyway")
-    away = not_at_table(session, state, names.get(player, player), chips)
+    def hands_left() -> dict[str, int]:  # asked for a refusal only: the session folded
+        from replay.sessions.cash_out_books import chips_left_by_hands
+
+        return chips_left_by_hands(ledger, session)
+
+    away = not_at_table(session, state, names.get(player, player), chips, hands_left)
     if away is not None:
         raise away
     _between_hands(ledger, session, player, "cash-out", "chips are not taken off the table "
@@ -409,11 +414,15 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
     return event, seq
 
 
-def not_at_table(session: str, state: SessionState, player: str, chips: int
+def not_at_table(session: str, state: SessionState, player: str, chips: int,
+                 hands_left: Callable[[], Mapping[str, int]] | None = None
                  ) -> LedgerError | None:
     """Why ``player`` cannot cash out ``chips`` in ``session`` whose books ``state`` folds:
     he has no chips at the table there (he cashed out since his last buy-in, or has no
-    buy-in), as ``cashout`` refuses it; None when he has."""
+    buy-in), as ``cashout`` refuses it; None when he has. ``hands_left()``: the chips the
+    session's hands leave each player at the table
+    (:func:`replay.sessions.cash_out_books.chips_left_by_hands`), asked only for a refusal
+    naming who has chips there (None: the buy-ins alone say it)."""
     if player in state.seated:
         return None
     if player in state.cashed:
@@ -426,7 +435,7 @@ def not_at_table(session: str, state: SessionState, player: str, chips: int
                f" (no buy-in since); a wrong count is amended: `handledger entry amend "
                f"{shell_arg(session)} SEQ CHIPS --reason … --by …` (`handledger history --session "
                f"{shell_arg(session)}` lists the entries)"))
-    return LedgerError(_no_buy_in(session, player, chips, state))
+    return LedgerError(_no_buy_in(session, player, chips, state, hands_left))
 
 
 def within_table(ledger: Any, session: str, state: SessionState, chips: int, where: str,
@@ -533,10 +542,13 @@ def chips_from_outside(ledger: Any, session: str, bought: set[str]) -> bool:
     return any(not alias_group(ledger, p) & bought for p in seated_in(ledger, session) - bought)
 
 
-def _no_buy_in(session: str, player: str, chips: int, state: SessionState) -> str:
+def _no_buy_in(session: str, player: str, chips: int, state: SessionState,
+               hands_left: Callable[[], Mapping[str, int]] | None = None) -> str:
     """The refusal of a cash-out of ``player``, who has no buy-in in ``session``: the name he
     was likely meant to be (a player of its books by another case or a typo) with the
-    cash-out to type, else who has chips at the table and how an unrecorded buy-in goes in."""
+    cash-out to type, else who has chips at the table (bought in and not cashed out, then
+    those the session's hands leave chips without a buy-in: ``hands_left``, as
+    :func:`not_at_table`) and how an unrecorded buy-in goes in."""
     names = sorted(state.chips_in)
     close = likely_meant(player, names, n=3)
     said = f"{player} has no buy-in in {session}"
@@ -549,7 +561,14 @@ def _no_buy_in(session: str, player: str, chips: int, state: SessionState) -> st
                 f"{state.cashed.get(close[0], 0)} chips already)")
     if close:
         return f"{said}: did you mean {' or '.join(close)}?"
-    at_table = ", ".join(sorted(state.seated)) or "nobody"
+    at_table = ", ".join(sorted(state.seated))
+    unbought = sorted(p for p in (hands_left() if hands_left is not None else {})
+                      if p not in state.seated and p not in state.chips_in)
+    if unbought:  # chips from outside the books: the hands seated them with no buy-in
+        at_table += (", and " if at_table else "") + (
+            f"{len(unbought)} player(s) its hands seated without a buy-in "
+            f"({', '.join(unbought)})")
+    at_table = at_table or "nobody"
     return (f"{said}: nothing to cash out (chips at the table: {at_table}; a buy-in not yet "
             f"recorded goes first: `handledger buyin {shell_arg(session)} {shell_arg(player)} "
             "CHIPS`)")

@@ -140,7 +140,8 @@ def parse_header(hand: HandText) -> Header:
     level = _LEVEL_RE.search(first, g.end()) if t else None
     table = _TABLE_RE.match(lines[1]) if len(lines) > 1 else None
     if table is None:
-        raise MalformedInput("no table line after the header", line=hand.line + 1)
+        raise MalformedInput("no table line after the header",  # a hand of one line: there
+                             line=hand.line + min(1, len(lines) - 1))
     seats, end = _seats(hand, decimals)
     return Header(
         number=hand.number, code=code, game=f"{g['game']} {g['limit']}", currency=currency,
@@ -186,5 +187,7 @@ def _seats(hand: HandText, decimals: int) -> tuple[list[SeatLine], int]:
         seats.append(SeatLine(int(m["seat"]), m["name"], stack, out))
         i += 1
     if len(seats) < 2:
-        raise MalformedInput("fewer than two seated players", line=hand.line + 2)
+        # at the line after the table line; a hand that ends there, at its last line
+        raise MalformedInput("fewer than two seated players",
+                             line=hand.line + min(2, len(lines) - 1))
     return seats, i

@@ -45,7 +45,7 @@ import os
 from pydantic import ValidationError
 
 from engine.games import Game, UnknownGame, game
-from ledger.formats.files import file_name, line_error, long_line, read_capped
+from ledger.formats.files import CUT_SAID, cut_words, file_name, line_error, long_line, read_capped
 from ledger.formats.phh.base import PhhFile, PhhHand, format_amount
 from ledger.formats.pokerstars.build import Builder
 from ledger.formats.pokerstars.header import Header, parse_header
@@ -144,13 +144,27 @@ def read_pokerstars_text(text: str, *, file: str = "<text>", encoding: str = "ut
         try:
             out.append(read_hand(hand, index, file=file, encoding=encoding))
         except MalformedInput as exc:
-            errors.append(exc.located(line=hand.line, **where))
+            errors.append(_cut_said(hand, exc.located(line=hand.line, **where)))
         except ValidationError as exc:  # a value the event models refuse (beyond MAX_CHIPS)
             first = exc.errors()[0]
             place = ".".join(str(p) for p in first.get("loc", ()))
             errors.append(MalformedInput(f"invalid value ({place}: {first.get('msg')})",
                                          line=hand.line, **where))
     return PhhFile(file, out, errors)
+
+
+def _cut_said(hand: HandText, exc: MalformedInput) -> MalformedInput:
+    """``exc``, the refusal of ``hand``, saying that the file ends in the middle of the hand
+    (:func:`ledger.formats.files.cut_words`) when the hand is the file's last, no line break
+    ends its last line and it has no ``*** SUMMARY ***``: the site writes every hand whole,
+    so such a hand was cut, wherever in it (the header, a seat line, an action) the refusal
+    falls (docs/IMPORTING.md, "A file cut short"). A hand with its summary is left to
+    :func:`ledger.formats.pokerstars.summary.check_last_seat_line`."""
+    if not hand.open_end or "*** SUMMARY ***" in hand.lines or CUT_SAID in exc.message:
+        return exc
+    exc.message = (exc.message.removesuffix(" (is the file cut?)")
+                   + cut_words(hand.line + len(hand.lines) - 1, exc.hand))
+    return exc
 
 
 def read_hand(hand: HandText, index: int, *, file: str, encoding: str = "utf-8") -> PhhHand:
