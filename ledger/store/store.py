@@ -706,7 +706,8 @@ class Ledger:
 
         with gc_paused(), self.transaction() as con:
             _numbered_in_order(cols)
-            tails = self._tails(list(cols.starts))
+            recorded = self._head()  # read once: the tails' bound and the head appended to
+            tails = self._tails(list(cols.starts), base=recorded[0] if recorded else 0)
             for stream, first in cols.starts.items():
                 last, stored = tails.get(stream, (0, None))
                 if last != first - 1:
@@ -714,7 +715,7 @@ class Ledger:
                                          f"{first - 1}")
                 if last and stored != cols.session[cols.stream.index(stream)]:
                     raise MalformedEvent(f"stream {stream!r} belongs to session {stored!r}")
-            head = self._append_head()
+            head = self._append_head(recorded)
             position, prev = head
             hashes = link_columns(prev.encode(), position + 1, cols)
             n = len(hashes)
@@ -768,8 +769,10 @@ class Ledger:
         with self.transaction() as con:
             keys = list({k for i in work if (k := batches[i].source_key) is not None})
             seen = set(self._known_sources(keys)) if keys else set()
-            tails = self._tails(list({batches[i].stream for i in work}))
-            head = self._append_head()
+            recorded = self._head()  # read once: the tails' bound and the head appended to
+            tails = self._tails(list({batches[i].stream for i in work}),
+                                base=recorded[0] if recorded else 0)
+            head = self._append_head(recorded)
             position, prev = head
             rows: list[Row] = []
             wrote: dict[str, tuple[int, str | None]] = {}  # the tails this append writes
@@ -802,8 +805,9 @@ class Ledger:
                 self._recap()
         return result
 
-    def _append_head(self) -> tuple[int, str]:
-        """The recorded head, where an append continues the chain, once it is checked against
+    def _append_head(self, head: tuple[int, str] | None) -> tuple[int, str]:
+        """The recorded head ``head`` (:meth:`_head`, read by the caller in the append's
+        transaction), where an append continues the chain, once it is checked against
         the last stored row (the highest position, its hash): the rows appended take the
         head's position + 1, + 2, … and link to its hash, so a head that is not the last row
         would link them to a hash no row has (its hash edited), leave a gap (its position
@@ -828,7 +832,6 @@ class Ledger:
         from ledger.store.chain import GENESIS
         from ledger.store.tail import check_last_row
 
-        head = self._head()
         if head is None:
             raise LedgerError(f"ledger {self.path} lost its recorded head: nothing written; "
                               "run `handledger verify`")
@@ -863,7 +866,7 @@ class Ledger:
         Raises:
             LedgerError, ChainBroken: as :meth:`_append_head`.
         """
-        self._append_head()
+        self._append_head(self._head())
 
     # ------------------------------------------------------------------------------- reading
 
@@ -1077,14 +1080,17 @@ class Ledger:
         sql = "SELECT DISTINCT source_key FROM events WHERE source_key IN (SELECT unnest($1))"
         return [row[0] for row in self._query(sql, [keys])]
 
-    def _tails(self, streams: list[str]) -> dict[str, tuple[int, str | None]]:
+    def _tails(self, streams: list[str], *, base: int | None = None
+               ) -> dict[str, tuple[int, str | None]]:
         """{stream: (last seq, session of the last row)} for the given streams that exist.
         Those appended in the open transaction are known without a query
         (:mod:`ledger.store.appended`); the others are looked for among the rows stored
         before it only, among the last ``_RECENT`` of them first (a stream's last row is its
         latest: a live hand's is there), then in all of them. An import into a new ledger
         so queries nothing after its first part, and one into a big ledger reads the stored
-        rows alone, not those it appended (bench/PROFILE.md "The tails of an append")."""
+        rows alone, not those it appended (bench/PROFILE.md "The tails of an append").
+        ``base``: the recorded head's position when the caller read it already (None: read
+        here; 0 when the head is gone)."""
         sql = ("SELECT stream, max(seq), arg_max(session, seq) FROM events"
                " WHERE position > $2 AND position <= $3 AND stream IN (SELECT unnest($1))"
                " GROUP BY stream")
@@ -1103,8 +1109,10 @@ class Ledger:
             if upto <= 0:  # none (positions start at 1; the queries below skip 0 too)
                 return tails
         else:
-            head = self._head()
-            base, upto = head[0] if head is not None else 0, _EVERY
+            if base is None:
+                head = self._head()
+                base = head[0] if head is not None else 0
+            upto = _EVERY
         recent = base - _RECENT if base > _RECENT else 0
         found = {stream: (last, session) for stream, last, session in self._query(
             sql, [streams, recent, upto])}
