@@ -56,6 +56,7 @@ from ledger.store import cutshort, duck, landing, rawfile, shape, spill
 from ledger.store.appended import Appended
 from ledger.store.duck import duckdb  # the compiled module alone: duck.py
 from ledger.store.holders import holder_words
+from ledger.store.kept import Kept, Reads
 from ledger.store.ledgerfile import check_ledger_file
 from ledger.store.making import wait_until_made
 from ledger.store.rolledback import check_not_rolled_back
@@ -234,6 +235,7 @@ class Ledger:
         self._opened_meta: dict[str, str] | None = None
         self._block_size: int | None = None  # the file's, as the open read it (_opened)
         self._source: str | None = None  # the file's database name beneath an overlay
+        self._kept = Kept()  # small reads asked again, while open read-only (ledger.store.kept)
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=not read_only)
         if not read_only:
@@ -254,6 +256,7 @@ class Ledger:
                 meta = self._new_or_edited(read_only)
             if read_only:
                 self._opened_meta = meta
+                self._kept.start()
             version = meta["store_version"]
             if not version.isdigit() or int(version) > STORE_VERSION:
                 raise LedgerError(
@@ -346,6 +349,7 @@ class Ledger:
         self._opened_meta = None
         self._block_size = None
         self._source = None
+        self._kept = Kept()
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=False)
         if not os.path.exists(self.path):
@@ -379,6 +383,7 @@ class Ledger:
         """
         if not self.read_only or self._opened_meta is None:
             raise LedgerError(f"ledger {self.path} is not open read-only")
+        self._kept.stop()  # its tables in memory are written from now on
         try:
             (source,), = self._query("SELECT current_database()")
             # READ_WRITE: attached to a read-only connection, it would take that mode
@@ -434,6 +439,13 @@ class Ledger:
             return self._source
         (name,), = self._query("SELECT current_database()")
         return str(name)
+
+    def reads(self) -> Reads:
+        """:attr:`connection` for a reader that only asks it with ``execute`` and fetches the
+        rows (:func:`ledger.audit.catchup.moved`): while the ledger is open read-only on its
+        file, the small reads it asks again are answered as the first time
+        (:mod:`ledger.store.kept`). DuckDB's errors are raised as they are."""
+        return Reads(self._con, self._kept)
 
     @property
     def connection(self) -> duckdb.DuckDBPyConnection:
@@ -1186,7 +1198,7 @@ class Ledger:
 
     def _query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         try:
-            return self._con.execute(sql, params or []).fetchall()
+            return self._kept.rows(self._con, sql, params)
         except duckdb.Error as e:
             raise self._translate(e) from e
 
