@@ -236,6 +236,7 @@ class Ledger:
         self._block_size: int | None = None  # the file's, as the open read it (_opened)
         self._source: str | None = None  # the file's database name beneath an overlay
         self._kept = Kept()  # small reads asked again, while open read-only (ledger.store.kept)
+        self._at_open: tuple[tuple[int, str] | None] | None = None  # the head the open read
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=not read_only)
         if not read_only:
@@ -257,6 +258,7 @@ class Ledger:
             if read_only:
                 self._opened_meta = meta
                 self._kept.start()
+            self._at_open = (_head_of(meta),)
             version = meta["store_version"]
             if not version.isdigit() or int(version) > STORE_VERSION:
                 raise LedgerError(
@@ -350,6 +352,7 @@ class Ledger:
         self._block_size = None
         self._source = None
         self._kept = Kept()
+        self._at_open = None
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=False)
         if not os.path.exists(self.path):
@@ -964,6 +967,13 @@ class Ledger:
         """The number of stored rows."""
         return int(self._query("SELECT count(*) FROM events")[0][0])
 
+    @property
+    def opened_head(self) -> tuple[int, str] | None:
+        """The recorded chain head (:meth:`head`) as the open read it, in the same query as
+        the rest of ``meta`` (nothing written through this ledger since counts: what a command
+        compares its head with after it wrote); an overlay's is read now."""
+        return self._at_open[0] if self._at_open is not None else self._head()
+
     def head(self) -> tuple[int, str] | None:
         """The recorded chain head (last position, its hash) from ``meta``; ``(0, GENESIS)``
         for an empty ledger, None when the meta rows are gone."""
@@ -1084,9 +1094,7 @@ class Ledger:
     def _head(self) -> tuple[int, str] | None:
         """The recorded chain head (last position, its hash); None if the meta rows are gone.
         Read as the open read it when the ledger is open read-only."""
-        meta = self._opened_meta if self._opened_meta is not None else self._meta()
-        position, digest = meta.get("head_position", ""), meta.get("head_hash")
-        return (int(position), digest) if position.isdigit() and digest else None
+        return _head_of(self._opened_meta if self._opened_meta is not None else self._meta())
 
     def _known_sources(self, keys: list[str]) -> list[str]:
         sql = "SELECT DISTINCT source_key FROM events WHERE source_key IN (SELECT unnest($1))"
@@ -1275,6 +1283,12 @@ class Ledger:
         if isinstance(e, _BROKEN_STORAGE) or any(sign in text for sign in _CORRUPT_TEXTS):
             return LedgerCorrupt(f"ledger {self.path} is corrupt: {self._damage(text)}")
         return LedgerError(f"ledger {self.path}: database error: {text}")
+
+
+def _head_of(meta: dict[str, str]) -> tuple[int, str] | None:
+    """The chain head ``meta``'s rows record; None when they are gone."""
+    position, digest = meta.get("head_position", ""), meta.get("head_hash")
+    return (int(position), digest) if position.isdigit() and digest else None
 
 
 def _numbered_in_order(cols: PreparedColumns) -> None:
