@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Literal
 
 from ledger.model.batch import Batch
@@ -979,14 +980,16 @@ class Ledger:
         for an empty ledger, None when the meta rows are gone."""
         return self._head()
 
-    def verify(self) -> VerifyReport:
+    def verify(self, head: tuple[int, str] | None | EllipsisType = ...) -> VerifyReport:
         """Prove the chain intact by queries first (:func:`ledger.store.chainsql.proven_intact`:
         a third of the walk's CPU); when they do not, walk the chain in position order and
         report the first problem (see
         :func:`ledger.store.chain.diagnose` for how edited/deleted/inserted/reordered are told
         apart, :func:`ledger.store.chain.verify_rows` for a repeated or skipped seq), or two
         rows at one position (**duplicate**: what the primary key of store version 1 refused,
-        module doc).
+        module doc). ``head``: the recorded head (:meth:`head`) as the caller read it just
+        before (a deliberate write's proof, :mod:`ledger.store.proven`); read here when not
+        given.
 
         Raises:
             LedgerCorrupt: a damaged block of the file (a failed checksum) on the way.
@@ -995,7 +998,8 @@ class Ledger:
         from ledger.store import chainsql, headcheck
         from ledger.store.chain import VerifyReport, verify_rows
 
-        head = self._head()
+        if head is ...:  # not read by the caller (:meth:`head`): read here
+            head = self._head()
         with self.memory_capped(_WALK_MEMORY):
             try:
                 proven = chainsql.proven_intact(self._con, head,
