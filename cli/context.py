@@ -128,7 +128,7 @@ class Context:
             self._names = None
             self._ledger = Ledger(self.db, read_only=read_only, sound=sound)
             if not read_only and self.written_from is None and self.saves_tables:
-                self.written_from = (self._ledger.head() or (0, ""))[0]
+                self.written_from = (self._ledger.opened_head or (0, ""))[0]
         return self._ledger
 
     def save_tables(self) -> bool:

@@ -66,7 +66,7 @@ def _plan(ledger: Ledger) -> Any:
     """What moved since the derived tables were saved; a damaged block met reading them is
     the one line of a corrupt ledger (:meth:`ledger.store.store.Ledger.translate`)."""
     try:
-        return moved(ledger.connection)
+        return moved(ledger.reads())  # its small reads kept for at_head (ledger.store.kept)
     except LedgerError as e:
         if isinstance(e.__cause__, duckdb.Error):
             raise ledger.translate(e.__cause__) from e

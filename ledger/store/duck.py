@@ -209,10 +209,9 @@ def spill_apart(con: Connection) -> None:
 
 
 def _move_spill(con: Connection, folder: str) -> None:
-    """Never inside a transaction: DuckDB's refusal aborts it (and it refuses to set again
-    even the folder it has, once used: not asked then)."""
-    if con.execute("SELECT current_setting('temp_directory')").fetchone()[0] == folder:
-        return
+    """Never inside a transaction: DuckDB's refusal aborts it. Set without asking first what
+    it is: once the folder was used DuckDB refuses to set any, the one it has too, and the
+    refusal leaves it where it is, as asking would have."""
     try:
         con.execute(f"SET temp_directory = '{folder.replace(chr(39), chr(39) * 2)}'")
     except duckdb.NotImplementedException:  # "Cannot switch … after … has been used"

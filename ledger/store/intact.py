@@ -19,6 +19,7 @@ before it, and on any doubt :func:`require_intact` decides.
 
 from __future__ import annotations
 
+from types import EllipsisType
 from typing import Any
 
 from ledger.model.errors import ChainBroken, LedgerCorrupt
@@ -27,11 +28,13 @@ from ledger.store.chainsql import ChainProof
 from ledger.store.duck import duckdb
 
 
-def require_intact(ledger: Any, refused: str) -> None:
+def require_intact(ledger: Any, refused: str,
+                   head: tuple[int, str] | None | EllipsisType = ...) -> None:
     """Check ``ledger`` (a :class:`ledger.store.store.Ledger`) as ``verify`` checks its blocks
     and its chain; ``refused``: what is not done when it fails (``"no checkpoint taken"``),
     said in the error. Reads every row once (twice when the queries do not prove the chain
-    intact and the walk names what is wrong), as ``verify`` does.
+    intact and the walk names what is wrong), as ``verify`` does. ``head``: the recorded
+    head as the caller read it just before (:meth:`ledger.store.store.Ledger.verify`).
 
     Raises:
         LedgerCorrupt: a header or block fails its checksum (naming it, its bytes and the
@@ -43,7 +46,7 @@ def require_intact(ledger: Any, refused: str) -> None:
     """
     try:
         _blocks(ledger)
-        report = ledger.verify()
+        report = ledger.verify(head)
     except LedgerCorrupt as e:
         raise LedgerCorrupt(f"{e}: {refused}; run `handledger verify`") from e
     if not report.ok:

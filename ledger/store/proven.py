@@ -61,6 +61,6 @@ def prove_before_writing(ledger: Any, refused: str = NOTHING_WRITTEN) -> None:
         return
     if head is not None and _proven.get(ledger) == head:
         return
-    require_intact(ledger, refused)
+    require_intact(ledger, refused, head)  # the head just read, not read again
     if head is not None:
         _proven[ledger] = head

@@ -59,7 +59,18 @@ def commit_capped(con: Any) -> bool:
 
 def lift(con: Any, before: str) -> None:
     """Set DuckDB's memory limit back to ``before`` (:func:`limit`): DuckDB's default when it
-    was (exactly: ``before`` is rounded to a tenth of its unit), else ``before``."""
-    con.execute("RESET memory_limit")
-    if limit(con) != before:  # a limit set before the cap, not DuckDB's default
+    was (exactly: ``before`` is rounded to a tenth of its unit), else ``before``. The default
+    (what ``RESET`` gives: most of the machine's memory, the same for every DuckDB instance
+    of the process) is read once a process, not after every ``RESET``."""
+    if _DEFAULT and _DEFAULT[0] != before:  # a limit set before the cap, not the default
         con.execute(f"SET memory_limit = '{before}'")
+        return
+    con.execute("RESET memory_limit")
+    if not _DEFAULT:
+        _DEFAULT.append(limit(con))
+    if _DEFAULT[0] != before:
+        con.execute(f"SET memory_limit = '{before}'")
+
+
+#: DuckDB's default memory limit as :func:`limit` says it, once read (:func:`lift`).
+_DEFAULT: list[str] = []

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Literal
 
 from ledger.model.batch import Batch
@@ -56,6 +57,7 @@ from ledger.store import cutshort, duck, landing, rawfile, shape, spill
 from ledger.store.appended import Appended
 from ledger.store.duck import duckdb  # the compiled module alone: duck.py
 from ledger.store.holders import holder_words
+from ledger.store.kept import Kept, Reads
 from ledger.store.ledgerfile import check_ledger_file
 from ledger.store.making import wait_until_made
 from ledger.store.rolledback import check_not_rolled_back
@@ -234,6 +236,8 @@ class Ledger:
         self._opened_meta: dict[str, str] | None = None
         self._block_size: int | None = None  # the file's, as the open read it (_opened)
         self._source: str | None = None  # the file's database name beneath an overlay
+        self._kept = Kept()  # small reads asked again, while open read-only (ledger.store.kept)
+        self._at_open: tuple[tuple[int, str] | None] | None = None  # the head the open read
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=not read_only)
         if not read_only:
@@ -254,6 +258,8 @@ class Ledger:
                 meta = self._new_or_edited(read_only)
             if read_only:
                 self._opened_meta = meta
+                self._kept.start()
+            self._at_open = (_head_of(meta),)
             version = meta["store_version"]
             if not version.isdigit() or int(version) > STORE_VERSION:
                 raise LedgerError(
@@ -346,6 +352,8 @@ class Ledger:
         self._opened_meta = None
         self._block_size = None
         self._source = None
+        self._kept = Kept()
+        self._at_open = None
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=False)
         if not os.path.exists(self.path):
@@ -379,6 +387,7 @@ class Ledger:
         """
         if not self.read_only or self._opened_meta is None:
             raise LedgerError(f"ledger {self.path} is not open read-only")
+        self._kept.stop()  # its tables in memory are written from now on
         try:
             (source,), = self._query("SELECT current_database()")
             # READ_WRITE: attached to a read-only connection, it would take that mode
@@ -434,6 +443,13 @@ class Ledger:
             return self._source
         (name,), = self._query("SELECT current_database()")
         return str(name)
+
+    def reads(self) -> Reads:
+        """:attr:`connection` for a reader that only asks it with ``execute`` and fetches the
+        rows (:func:`ledger.audit.catchup.moved`): while the ledger is open read-only on its
+        file, the small reads it asks again are answered as the first time
+        (:mod:`ledger.store.kept`). DuckDB's errors are raised as they are."""
+        return Reads(self._con, self._kept)
 
     @property
     def connection(self) -> duckdb.DuckDBPyConnection:
@@ -706,7 +722,8 @@ class Ledger:
 
         with gc_paused(), self.transaction() as con:
             _numbered_in_order(cols)
-            tails = self._tails(list(cols.starts))
+            recorded = self._head()  # read once: the tails' bound and the head appended to
+            tails = self._tails(list(cols.starts), base=recorded[0] if recorded else 0)
             for stream, first in cols.starts.items():
                 last, stored = tails.get(stream, (0, None))
                 if last != first - 1:
@@ -714,7 +731,7 @@ class Ledger:
                                          f"{first - 1}")
                 if last and stored != cols.session[cols.stream.index(stream)]:
                     raise MalformedEvent(f"stream {stream!r} belongs to session {stored!r}")
-            head = self._append_head()
+            head = self._append_head(recorded)
             position, prev = head
             hashes = link_columns(prev.encode(), position + 1, cols)
             n = len(hashes)
@@ -768,8 +785,10 @@ class Ledger:
         with self.transaction() as con:
             keys = list({k for i in work if (k := batches[i].source_key) is not None})
             seen = set(self._known_sources(keys)) if keys else set()
-            tails = self._tails(list({batches[i].stream for i in work}))
-            head = self._append_head()
+            recorded = self._head()  # read once: the tails' bound and the head appended to
+            tails = self._tails(list({batches[i].stream for i in work}),
+                                base=recorded[0] if recorded else 0)
+            head = self._append_head(recorded)
             position, prev = head
             rows: list[Row] = []
             wrote: dict[str, tuple[int, str | None]] = {}  # the tails this append writes
@@ -802,8 +821,9 @@ class Ledger:
                 self._recap()
         return result
 
-    def _append_head(self) -> tuple[int, str]:
-        """The recorded head, where an append continues the chain, once it is checked against
+    def _append_head(self, head: tuple[int, str] | None) -> tuple[int, str]:
+        """The recorded head ``head`` (:meth:`_head`, read by the caller in the append's
+        transaction), where an append continues the chain, once it is checked against
         the last stored row (the highest position, its hash): the rows appended take the
         head's position + 1, + 2, … and link to its hash, so a head that is not the last row
         would link them to a hash no row has (its hash edited), leave a gap (its position
@@ -828,7 +848,6 @@ class Ledger:
         from ledger.store.chain import GENESIS
         from ledger.store.tail import check_last_row
 
-        head = self._head()
         if head is None:
             raise LedgerError(f"ledger {self.path} lost its recorded head: nothing written; "
                               "run `handledger verify`")
@@ -863,7 +882,7 @@ class Ledger:
         Raises:
             LedgerError, ChainBroken: as :meth:`_append_head`.
         """
-        self._append_head()
+        self._append_head(self._head())
 
     # ------------------------------------------------------------------------------- reading
 
@@ -949,19 +968,28 @@ class Ledger:
         """The number of stored rows."""
         return int(self._query("SELECT count(*) FROM events")[0][0])
 
+    @property
+    def opened_head(self) -> tuple[int, str] | None:
+        """The recorded chain head (:meth:`head`) as the open read it, in the same query as
+        the rest of ``meta`` (nothing written through this ledger since counts: what a command
+        compares its head with after it wrote); an overlay's is read now."""
+        return self._at_open[0] if self._at_open is not None else self._head()
+
     def head(self) -> tuple[int, str] | None:
         """The recorded chain head (last position, its hash) from ``meta``; ``(0, GENESIS)``
         for an empty ledger, None when the meta rows are gone."""
         return self._head()
 
-    def verify(self) -> VerifyReport:
+    def verify(self, head: tuple[int, str] | None | EllipsisType = ...) -> VerifyReport:
         """Prove the chain intact by queries first (:func:`ledger.store.chainsql.proven_intact`:
         a third of the walk's CPU); when they do not, walk the chain in position order and
         report the first problem (see
         :func:`ledger.store.chain.diagnose` for how edited/deleted/inserted/reordered are told
         apart, :func:`ledger.store.chain.verify_rows` for a repeated or skipped seq), or two
         rows at one position (**duplicate**: what the primary key of store version 1 refused,
-        module doc).
+        module doc). ``head``: the recorded head (:meth:`head`) as the caller read it just
+        before (a deliberate write's proof, :mod:`ledger.store.proven`); read here when not
+        given.
 
         Raises:
             LedgerCorrupt: a damaged block of the file (a failed checksum) on the way.
@@ -970,7 +998,8 @@ class Ledger:
         from ledger.store import chainsql, headcheck
         from ledger.store.chain import VerifyReport, verify_rows
 
-        head = self._head()
+        if head is ...:  # not read by the caller (:meth:`head`): read here
+            head = self._head()
         with self.memory_capped(_WALK_MEMORY):
             try:
                 proven = chainsql.proven_intact(self._con, head,
@@ -1069,22 +1098,23 @@ class Ledger:
     def _head(self) -> tuple[int, str] | None:
         """The recorded chain head (last position, its hash); None if the meta rows are gone.
         Read as the open read it when the ledger is open read-only."""
-        meta = self._opened_meta if self._opened_meta is not None else self._meta()
-        position, digest = meta.get("head_position", ""), meta.get("head_hash")
-        return (int(position), digest) if position.isdigit() and digest else None
+        return _head_of(self._opened_meta if self._opened_meta is not None else self._meta())
 
     def _known_sources(self, keys: list[str]) -> list[str]:
         sql = "SELECT DISTINCT source_key FROM events WHERE source_key IN (SELECT unnest($1))"
         return [row[0] for row in self._query(sql, [keys])]
 
-    def _tails(self, streams: list[str]) -> dict[str, tuple[int, str | None]]:
+    def _tails(self, streams: list[str], *, base: int | None = None
+               ) -> dict[str, tuple[int, str | None]]:
         """{stream: (last seq, session of the last row)} for the given streams that exist.
         Those appended in the open transaction are known without a query
         (:mod:`ledger.store.appended`); the others are looked for among the rows stored
         before it only, among the last ``_RECENT`` of them first (a stream's last row is its
         latest: a live hand's is there), then in all of them. An import into a new ledger
         so queries nothing after its first part, and one into a big ledger reads the stored
-        rows alone, not those it appended (bench/PROFILE.md "The tails of an append")."""
+        rows alone, not those it appended (bench/PROFILE.md "The tails of an append").
+        ``base``: the recorded head's position when the caller read it already (None: read
+        here; 0 when the head is gone)."""
         sql = ("SELECT stream, max(seq), arg_max(session, seq) FROM events"
                " WHERE position > $2 AND position <= $3 AND stream IN (SELECT unnest($1))"
                " GROUP BY stream")
@@ -1103,8 +1133,10 @@ class Ledger:
             if upto <= 0:  # none (positions start at 1; the queries below skip 0 too)
                 return tails
         else:
-            head = self._head()
-            base, upto = head[0] if head is not None else 0, _EVERY
+            if base is None:
+                head = self._head()
+                base = head[0] if head is not None else 0
+            upto = _EVERY
         recent = base - _RECENT if base > _RECENT else 0
         found = {stream: (last, session) for stream, last, session in self._query(
             sql, [streams, recent, upto])}
@@ -1178,7 +1210,7 @@ class Ledger:
 
     def _query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         try:
-            return self._con.execute(sql, params or []).fetchall()
+            return self._kept.rows(self._con, sql, params)
         except duckdb.Error as e:
             raise self._translate(e) from e
 
@@ -1255,6 +1287,12 @@ class Ledger:
         if isinstance(e, _BROKEN_STORAGE) or any(sign in text for sign in _CORRUPT_TEXTS):
             return LedgerCorrupt(f"ledger {self.path} is corrupt: {self._damage(text)}")
         return LedgerError(f"ledger {self.path}: database error: {text}")
+
+
+def _head_of(meta: dict[str, str]) -> tuple[int, str] | None:
+    """The chain head ``meta``'s rows record; None when they are gone."""
+    position, digest = meta.get("head_position", ""), meta.get("head_hash")
+    return (int(position), digest) if position.isdigit() and digest else None
 
 
 def _numbered_in_order(cols: PreparedColumns) -> None:

@@ -505,7 +505,7 @@ def at_head(ledger: Any, key: str) -> tuple[Any, int]:
         return None, 0
     if key in state and state.get("head", "").isdigit():
         head = int(state["head"])
-        row = ledger.query("SELECT hash FROM events WHERE position = $1", [head])
+        row = ledger.query("SELECT hash FROM events WHERE position = ?", [head])
         if head == 0 or (row and row[0][0] == state.get("head_hash")):
             return json.loads(state[key]), head
     return None, 0

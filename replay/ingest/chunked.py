@@ -30,9 +30,10 @@ CHUNK_HANDS = 1_000
 
 
 def import_chunked(ledger: Any, path: Path, importer: Any, *, strict: bool,
-                   session: str | None, tables: Any = None) -> Any:
+                   session: str | None, tables: Any = None, stored: int | None = None) -> Any:
     """Import the file at ``path`` with ``importer`` a chunk at a time (module doc) and
-    return its report (``files`` 0).
+    return its report (``files`` 0); ``stored``: see
+    :func:`replay.ingest.writing.write_chunks`.
 
     Raises:
         OSError: the file cannot be read; LedgerError, pydantic.ValidationError: what
@@ -49,7 +50,7 @@ def import_chunked(ledger: Any, path: Path, importer: Any, *, strict: bool,
     return write_chunks(ledger, path, _chunks(ledger, path, items, read_errors,
                                               keep_states=tables is not None),
                         strict=strict, read_errors=lambda: _sorted(read_errors),
-                        tables=tables)
+                        tables=tables, stored=stored)
 
 
 def _sorted(errors: list[LedgerError]) -> list[LedgerError]:

@@ -297,12 +297,15 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             return
     given: FileRead | None = None
     try:
-        made = _tables(ledger, importer) if tables else None
+        # the last position before the file, read once: for the tables and the write (the
+        # checks between them write nothing)
+        stored = _head_position(ledger) if tables else None
+        made = _tables(ledger, importer, stored) if tables else None
         if hasattr(importer, "iter_read"):
             from replay.ingest.chunked import import_chunked
 
             report.add(import_chunked(ledger, path, importer, strict=strict, session=session,
-                                      tables=made))
+                                      tables=made, stored=stored))
             return
         given = read if read is not None else importer.read(path, session=session)
         read = None  # until read_file takes it: a refusal of it counts its hands held
@@ -330,7 +333,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
                                              game=importer.name == "pokernow")
         part = write_file(ledger, path, batches, errors, strict=strict, states=states,
                           tables=made, game=importer.name == "pokernow", closed=closed,
-                          in_order=importer.name == "jsonl")
+                          in_order=importer.name == "jsonl", stored=stored)
         said_first(part, read.extra.get("shared"))  # another PokerNow game in its session
         cut = read.extra.get("cut", [])  # a log that begins inside a hand: one warning
         part.warnings.extend(cut)
@@ -444,16 +447,22 @@ def _refused_in_ledger(ledger: Any, read: FileRead, batches: list[Batch],
     return batches, errors
 
 
-def _tables(ledger: Any, importer: Importer) -> Any:
+def _tables(ledger: Any, importer: Importer, stored: int | None = None) -> Any:
     """The :class:`replay.ingest.derived.ImportTables` of a file imported into ``ledger``
-    when it has no rows yet, else None."""
-    from ledger.store.streams import head_position
+    when it has no rows yet, else None; ``stored``: the ledger's last position when read
+    already."""
     from replay.ingest.derived import ImportTables, fresh_for_tables
 
-    if not fresh_for_tables(ledger, head_position(ledger)):
+    if not fresh_for_tables(ledger, _head_position(ledger) if stored is None else stored):
         return None
     # a file that brings no session rows (PHH) is audited hand by hand as it is appended
     return ImportTables(ledger, audit_now=importer.name == "phh")
+
+
+def _head_position(ledger: Any) -> int:
+    from ledger.store.streams import head_position
+
+    return head_position(ledger)
 
 
 def _importer_of(path: Path, report: ImportReport) -> Importer | None:

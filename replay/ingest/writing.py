@@ -414,12 +414,13 @@ Chunk = tuple[list[Batch], list[LedgerError], States | None, list[LedgerError]]
 def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bool,
                  read_errors: Callable[[], Sequence[LedgerError]] = tuple,
                  tables: Any = None, game: bool = False, closed: bool = False,
-                 in_order: bool = False) -> Any:
+                 in_order: bool = False, stored: int | None = None) -> Any:
     """Append a file's chunks ``(batches, check errors, states, unit errors)`` (see
     :meth:`FileWriter.add`) in one transaction (module doc) and return the file's report
     (``files`` 0). ``read_errors()``: the reader's errors, asked once every chunk was read;
     ``tables``: an :class:`replay.ingest.derived.ImportTables`; ``game``, ``closed``,
-    ``in_order``: see :class:`FileWriter`.
+    ``in_order``: see :class:`FileWriter`; ``stored``: the ledger's last position before the
+    file (0 when empty) when the caller read it already, nothing written since.
 
     Raises:
         LedgerError: the ledger refused the write, or reading a chunk raised it: nothing of
@@ -427,7 +428,9 @@ def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bo
     """
     from ledger.store.streams import head_position
 
-    writer = FileWriter(ledger, path, strict=strict, stored=head_position(ledger),
+    if stored is None:
+        stored = head_position(ledger)
+    writer = FileWriter(ledger, path, strict=strict, stored=stored,
                         tables=tables, game=game, closed=closed, in_order=in_order)
     try:
         with ledger.transaction(capped=True):  # memory flat however large the file
@@ -440,12 +443,14 @@ def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bo
 
 def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[LedgerError], *,
                strict: bool, states: States | None = None, tables: Any = None,
-               game: bool = False, closed: bool = False, in_order: bool = False) -> Any:
+               game: bool = False, closed: bool = False, in_order: bool = False,
+               stored: int | None = None) -> Any:
     """Append one file's batches (hands already in the ledger skipped or refused) and return
     what that did, as a report of this file alone (``files`` 0); ``game``, ``closed``,
-    ``in_order``: see :class:`FileWriter`."""
+    ``in_order``: see :class:`FileWriter`; ``stored``: see :func:`write_chunks`."""
     return write_chunks(ledger, path, [(batches, errors, states, [])], strict=strict,
-                        tables=tables, game=game, closed=closed, in_order=in_order)
+                        tables=tables, game=game, closed=closed, in_order=in_order,
+                        stored=stored)
 
 
 def said_cut(path: Path, errors: list[LedgerError]) -> None:
