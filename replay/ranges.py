@@ -122,9 +122,9 @@ def replay_range(raw: RawPart, first_ord: int, aliases: Mapping[str, str],
         LedgerError: a session row that does not parse (located at its stream), a value a
             derived table cannot hold.
     """
-    from replay.replaying import fewer_collections
+    from replay.replaying import no_collections
 
-    with fewer_collections():  # the range's payloads are let go inside: never collected
+    with no_collections():  # the range's payloads are let go inside: never collected
         return _replay_range(raw, first_ord, aliases, render, problems, revised)
 
 
@@ -159,6 +159,7 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
     from ledger.audit.tables import refresh
     from replay.late_corrections import revisions
     from replay.merge import merge_parts
+    from replay.replaying import fewer_collections
     from replay.tables import insert_columns, saving, write_tables
 
     with ledger.memory_capped():  # scans of the whole ledger: DuckDB would cache what it read
@@ -171,7 +172,7 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
     since_checkpoint = [0]  # hands inserted since the last checkpoint
 
     def fill(con: Any, checkpoint: Callable[[], None]) -> None:
-        with progress(label, total) as tick, _settled_on_failure(proof):
+        with progress(label, total) as tick, _settled_on_failure(proof), fewer_collections():
             for part in _replayed(con, ranges, jobs, aliases, render, problems, proof,
                                   revised):
                 for text in part.texts:

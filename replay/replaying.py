@@ -139,6 +139,25 @@ def unreplayable(ord_: int, raw: RawHand, exc: LedgerError, render: Render | Non
 
 
 @contextmanager
+def no_collections() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block (a range replayed whole,
+    :mod:`replay.ranges`), on again after if it was, every object then alive frozen out of
+    its later traversals (:func:`gc.freeze`: they are still freed by their reference counts,
+    as a replay's objects are). A replay makes almost no cycles (measured: 56 objects left
+    to the collector by a range of 2,550 hands of a series; frozen, they stay), while the
+    collections :func:`fewer_collections` still makes, and those after it of every range's
+    survivors, cost about 4 % of a first replay's CPU at a million hands."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+@contextmanager
 def fewer_collections() -> Iterator[None]:
     """Python's cyclic garbage collector tuned for the block, restored after: the objects
     that exist when it starts (modules, the evaluator's tables, the parsed-payload memo) are
