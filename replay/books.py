@@ -308,9 +308,9 @@ class Settled(NamedTuple):
     are settled in none. ``waiting``: the sessions left unsettled, a hand of each still in
     progress (:func:`settlement.waiting_sessions`; only when no session was named).
     ``refused``: the sessions left unsettled because settling each alone is refused (a
-    player lost more than his buy-ins there, its nets do not sum to minus its rake, chips
-    carried to a next hand none took), ``{"session", "error"}``, the error ``settle
-    --session`` of it gives (only when no session was named: :func:`_refusing`).
+    player lost more than his buy-ins there, its nets do not sum to minus its rake),
+    ``{"session", "error"}``, the error ``settle --session`` of it gives (only when no
+    session was named: :func:`_refusing`).
     ``late``: each correction appended after later events took the hand's chips as it
     stood, the notes ``unbalanced`` was given as data: its
     :meth:`replay.late_corrections.LateCorrection.as_json` with ``owed_minor``, the chips it
@@ -358,6 +358,7 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     waiting: list[dict[str, Any]] = []
     refused: list[dict[str, str]] = []
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
+        _no_chips_left_to_none(ledger, session)
         if session is None:
             waiting = settlement.waiting_sessions(ledger.connection)
         apart = frozenset(w["session"] for w in waiting)
@@ -389,7 +390,6 @@ def _settled(ledger: Ledger, session: str | None, apart: frozenset[str]
              ) -> tuple[tuple[list[Any], Any], list[settlement.SessionBlock], int]:
     """:func:`settle`'s transfers and books, blocks and loose hands, the sessions ``apart``
     left out (none of them when ``session`` is named); refused as :func:`settle` is."""
-    _no_chips_left_to_none(ledger, session, apart)
     if session is None and settlement.units_differ(ledger.connection):
         return ([], None), *settlement.settlement_each(ledger.connection, apart)
     if session is None:
@@ -409,18 +409,16 @@ def _refusing(ledger: Ledger, apart: frozenset[str]) -> list[dict[str, str]]:
         if name in apart:
             continue
         try:
-            _no_chips_left_to_none(ledger, name)
             settlement.settlement(ledger.connection, name)
         except LedgerError as exc:
             out.append({"session": name, "error": str(exc)})
     return out
 
 
-def _no_chips_left_to_none(ledger: Ledger, session: str | None,
-                           apart: frozenset[str] = frozenset()) -> None:
-    """Refuse to settle ``session`` (None: every session but ``apart``) while a session's last
-    hand carries chips to a next hand that no hand took (:func:`replay.carry.left_to_none`):
-    its players' nets sum to minus those chips, owed by nobody, until a hand takes them.
+def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:
+    """Refuse to settle ``session`` (None: every session) while a session's last hand carries
+    chips to a next hand that no hand took (:func:`replay.carry.left_to_none`): its players'
+    nets sum to minus those chips, owed by nobody, until a hand takes them.
 
     Raises:
         LedgerError: naming the session, the hand, the chips and the ways forward.
@@ -430,8 +428,6 @@ def _no_chips_left_to_none(ledger: Ledger, session: str | None,
     for name, closed in ledger.connection.execute(
             "SELECT session, coalesce(closed, false) FROM session_book WHERE session IS NOT"
             " NULL AND ($1 IS NULL OR session = $1) ORDER BY ord", [session]).fetchall():
-        if name in apart:
-            continue
         left = left_to_none(ledger, name)
         if left is not None:
             until = (", owed by nobody: the session is closed" if closed else
