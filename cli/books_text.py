@@ -211,7 +211,7 @@ def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
 def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]], books: Any,
                 session: str | None = None, waiting: int = 0,
                 bank: Sequence[tuple[str, str, int]] = (),
-                bank_paid: Sequence[tuple[str, str, int]] = ()) -> str:
+                bank_paid: Sequence[tuple[str, str, int]] = (), *, refused: int = 0) -> str:
     """``Bob pays Ann 37.50 USD`` per transfer ``(session, from, to, amount)`` still to make
     (``Cy pays the house 2.50 USD``: None is the house, who keeps the rake; ``Bob pays Ann 3
     chips`` when every session settled counts plain chips, ``books.plain``), ``… in session
@@ -229,6 +229,8 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
     (their lines follow, :func:`waiting_lines`): with no transfer, the count line says the
     others are settled (``settled but for the session below: nobody owes anybody``), or, when no
     player is left to settle, that nothing is settled yet, never ``settled`` alone.
+    ``refused``: how many sessions were left unsettled, settling each alone refused (their
+    lines follow those, :func:`refused_lines`), counted as ``waiting`` is.
     ``bank``: ``(session, player, amount)`` per player owing the bank (negative: owed by it)
     chips a correction after the chips moved on left in no net (:func:`bank_lines`), a line
     each after the transfers; the count line then never says that nobody owes anybody.
@@ -257,8 +259,8 @@ def settle_text(transfers: list[tuple[str | None, str | None, str | None, int]],
         before = (f" (payments recorded {money(in_all)}, net {money(paid)} paid already: "
                   "the rest paid back or passed on)")
     house = any(None in (a, b) for _, a, b, _ in transfers)
-    lines.append(_count_line(len(transfers), len(books.players), house, waiting, len(bank))
-                 + before + bank_paid_words(bank_paid, money))
+    lines.append(_count_line(len(transfers), len(books.players), house, waiting, len(bank),
+                             refused) + before + bank_paid_words(bank_paid, money))
     if house:
         raked = [r for r in books.rake if r["chips"]]
         where = ", ".join(f"{r['chips']} chip{'s' * (r['chips'] != 1)} in "
@@ -311,6 +313,15 @@ def waiting_lines(waiting: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def refused_lines(refused: list[dict[str, str]]) -> str:
+    """A line per session ``settle`` left unsettled because settling it alone is refused
+    (``{"session", "error"}``: :func:`replay.books.settle`'s ``refused``), the error ``settle
+    --session`` gives of it: ``session s: not settled: Ann lost 200 chips …``; one string,
+    empty for none."""
+    return "\n".join(f"session {r['session']}: not settled: "
+                     + r["error"].removeprefix("cannot settle: ") for r in refused)
+
+
 def bank_lines(bank: Sequence[tuple[str, str, int]], money: Callable[[int], str],
                where: Callable[[str | None], str]) -> list[str]:
     """A line per ``(session, player, amount)`` of ``bank`` (minor units, ``money`` says
@@ -336,13 +347,15 @@ def bank_paid_words(paid: Sequence[tuple[str, str, int]], money: Callable[[int],
     return "".join([*said, *[f"; {money(by)} paid by the bank"] * bool(by)])
 
 
-def _count_line(transfers: int, players: int, house: bool, waiting: int, bank: int = 0
-                ) -> str:
+def _count_line(transfers: int, players: int, house: bool, waiting: int, bank: int = 0,
+                refused: int = 0) -> str:
     """``settle``'s count line (:func:`settle_text`) but for what was paid already: the
     transfers and whom they settle, or that nobody owes anybody, but for the ``waiting``
     sessions when some were left unsettled, or that nothing is settled yet when they held
     every player; ``bank``: how many lines with the bank stand above (then somebody owes:
-    ``no transfer between the players; 1 with the bank``)."""
+    ``no transfer between the players; 1 with the bank``); ``refused``: how many sessions
+    were left unsettled, settling each alone refused."""
+    waiting += refused
     with_bank = f"; {bank} with the bank" if bank else ""
     if transfers:
         return (f"{transfers} transfer(s) settle {players} player(s)"
@@ -350,7 +363,8 @@ def _count_line(transfers: int, players: int, house: bool, waiting: int, bank: i
     if bank:
         return f"no transfer between the players{with_bank}"
     if waiting and not players:
-        return "nothing settled yet: every session read has a hand still in progress"
+        return ("nothing settled yet: every session read has a hand still in progress"
+                if not refused else "nothing settled yet: no session read can be settled now")
     if waiting:
         return f"settled but for the session{'s' * (waiting > 1)} below: nobody owes anybody"
     return "settled: nobody owes anybody"

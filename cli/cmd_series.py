@@ -145,7 +145,9 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
                    '[{"session", and that object in its unit}], "hands_of_no_session_unsettled"} '
                    '(a count of hands); either with '
                    '"not_settled": [{"session", "hand", "in_progress"}] when a session has a '
-                   'hand still in progress (the first such hand, how many)) and '
+                   'hand still in progress (the first such hand, how many)), '
+                   '"cannot_settle": [{"session", "error"}] when settling a session alone is '
+                   'refused (the error `settle --session` of it gives; left out, exit 0) and '
                    '"corrected_late" as audit --json\'s when a hand was corrected after later '
                    'hands or cash-outs took its chips ("owed": {player: chips} the chips it '
                    'leaves owed, which the transfers settle; "owed_minor" the same in integer '
@@ -175,7 +177,9 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     hand still in progress is not settled yet (its pot is paid when it ends): without
     --session the others are, and a line names it and its hand (exit 0); with --session of
     it, or a hand of no session in progress, refused; refused too when the nets do not sum
-    to minus the rake."""
+    to minus the rake. So is a session whose own settle is refused (a player lost more than
+    his buy-ins there, its nets do not sum to minus its rake): without --session the others
+    are settled and a line gives its refusal (exit 0)."""
     from replay.books import settle as settle_up
 
     noted: list[str] = []
@@ -185,6 +189,8 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     names = obj.names()
     extra = ({"not_settled": [dict(w) for w in settled.waiting]} if settled.waiting
              else {})
+    if settled.refused:  # sessions whose own settle is refused: left out, the error each
+        extra["cannot_settle"] = [dict(r) for r in settled.refused]
     if settled.late:  # what the text's late-correction notes say, as data
         extra["corrected_late"] = settled.late
     for key, lines in (("bank", settled.bank), ("bank_paid", settled.bank_paid)):
@@ -202,20 +208,24 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     elif settled.books is None:
         click.echo(names(books_text.settle_each_text(settled.blocks, settled.loose,
                                                      settled.bank, settled.bank_paid)))
-        _waiting(settled.waiting)
+        _waiting(settled.waiting, names(books_text.refused_lines(settled.refused)))
         _unchecked(noted)
     else:
         click.echo(names(books_text.settle_text(settled.transfers, settled.books,
                                                 session_name, len(settled.waiting),
-                                                settled.bank, settled.bank_paid)))
-        _waiting(settled.waiting)
+                                                settled.bank, settled.bank_paid,
+                                                refused=len(settled.refused))))
+        _waiting(settled.waiting, names(books_text.refused_lines(settled.refused)))
         _unchecked(noted)
 
 
-def _waiting(waiting: list[dict[str, Any]]) -> None:
-    """The line of each session ``settle`` left unsettled, a hand of it still in progress."""
+def _waiting(waiting: list[dict[str, Any]], refused: str) -> None:
+    """The line of each session ``settle`` left unsettled, a hand of it still in progress,
+    then ``refused``, the lines of those whose own settle is refused (none: empty)."""
     for line in books_text.waiting_lines(waiting):
         click.echo(line)
+    if refused:
+        click.echo(refused)
 
 
 def _settle_json(names: Any, transfers: list[Any], books: Any) -> dict[str, Any]:

@@ -321,6 +321,10 @@ class Settled(NamedTuple):
     own unit (:data:`settlement.SessionBlock`), with ``loose`` the hands of no session, which
     are settled in none. ``waiting``: the sessions left unsettled, a hand of each still in
     progress (:func:`settlement.waiting_sessions`; only when no session was named).
+    ``refused``: the sessions left unsettled because settling each alone is refused (a
+    player lost more than his buy-ins there, its nets do not sum to minus its rake),
+    ``{"session", "error"}``, the error ``settle --session`` of it gives (only when no
+    session was named: :func:`_refusing`).
     ``late``: each correction appended after later events took the hand's chips as it
     stood, the notes ``unbalanced`` was given as data: its
     :meth:`replay.late_corrections.LateCorrection.as_json` with ``owed_minor``, the chips it
@@ -340,6 +344,7 @@ class Settled(NamedTuple):
     late: list[dict[str, Any]] = []
     bank: list[tuple[str, str, int]] = []
     bank_paid: list[tuple[str, str, int]] = []
+    refused: list[dict[str, str]] = []
 
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
@@ -351,37 +356,38 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     one money; where the hands read count money of different currencies or decimals, each
     session in its own (:func:`settlement.settlement_each`, :class:`Settled`'s ``blocks``:
     docs/LIVE.md "settle"), a session with a hand still in progress left out and named in
-    :class:`Settled`'s ``waiting``; a line to ``unbalanced`` per session whose chips do not
-    follow its books (cash-outs, stacks: :func:`_unbalanced_lines`), and one per correction
-    appended after later events took the hand's chips as it stood, with the chips it leaves
-    owed (:func:`replay.late_corrections.late_lines`), said once the ledger is closed;
+    :class:`Settled`'s ``waiting``, one whose own settle is refused left out and named in its
+    ``refused`` (only when the whole ledger is refused); a line to ``unbalanced`` per
+    session whose chips do not follow its books (cash-outs, stacks:
+    :func:`_unbalanced_lines`), and one per correction appended after later events took the
+    hand's chips as it stood, with the chips it leaves owed
+    (:func:`replay.late_corrections.late_lines`), said once the ledger is closed;
     ``opened`` as :func:`fresh_books`'.
 
     Raises:
         LedgerError: the nets do not sum to zero (chips carried to a next hand that no hand
             took: naming the hand and the chips, :func:`_no_chips_left_to_none`), a hand
-            of ``session`` (or of no session) is still in progress; NotFound: no such
-            session.
+            of ``session`` (or of no session) is still in progress, or, of the whole
+            ledger, what no one session's refusal explains; NotFound: no such session.
     """
     from replay.bank import bank_books
     from replay.late_corrections import late_corrections, late_lines
 
-    blocks: list[settlement.SessionBlock] = []
-    loose = 0
     waiting: list[dict[str, Any]] = []
+    refused: list[dict[str, str]] = []
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         _no_chips_left_to_none(ledger, session)
         if session is None:
             waiting = settlement.waiting_sessions(ledger.connection)
         apart = frozenset(w["session"] for w in waiting)
-        if session is None and settlement.units_differ(ledger.connection):
-            blocks, loose = settlement.settlement_each(ledger.connection, apart)
-            settled: tuple[list[Any], Any] = ([], None)
-        elif session is None:
-            settled = settlement.settlement_by_session(ledger.connection, apart)
-        else:
-            found, books = settlement.settlement(ledger.connection, session)
-            settled = [(session, a, b, n) for a, b, n in found], books
+        try:
+            settled, blocks, loose = _settled(ledger, session, apart)
+        except LedgerError:
+            refused = _refusing(ledger, apart) if session is None else []
+            if not refused:
+                raise
+            apart |= {r["session"] for r in refused}
+            settled, blocks, loose = _settled(ledger, session, apart)
         off = books_off_lines(ledger, session)
         late = late_corrections(ledger, session)
         units = _session_units(ledger) if late else {}
@@ -391,7 +397,36 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     owed = [{**c.as_json(), "owed_minor": {p: n * units[c.session][0] for p, n in c.owed}}
             | ({"unheld_minor": {p: n * units[c.session][0] for p, n in c.unheld}}
                if c.unheld else {}) for c in late]
-    return Settled(*settled, blocks, loose, waiting, owed, *with_bank)
+    return Settled(*settled, blocks, loose, waiting, owed, *with_bank, refused)
+
+
+def _settled(ledger: Ledger, session: str | None, apart: frozenset[str]
+             ) -> tuple[tuple[list[Any], Any], list[settlement.SessionBlock], int]:
+    """:func:`settle`'s transfers and books, blocks and loose hands, the sessions ``apart``
+    left out (none of them when ``session`` is named); refused as :func:`settle` is."""
+    if session is None and settlement.units_differ(ledger.connection):
+        return ([], None), *settlement.settlement_each(ledger.connection, apart)
+    if session is None:
+        return settlement.settlement_by_session(ledger.connection, apart), [], 0
+    found, books = settlement.settlement(ledger.connection, session)
+    return ([(session, a, b, n) for a, b, n in found], books), [], 0
+
+
+def _refusing(ledger: Ledger, apart: frozenset[str]) -> list[dict[str, str]]:
+    """The sessions (but ``apart``) whose own settle (``settle --session``) is refused, in
+    ledger order: ``{"session", "error"}``, the error its settle gives; run only once
+    settling the whole ledger was refused, so that the others are settled without them."""
+    out = []
+    for (name,) in ledger.connection.execute(
+            "SELECT session FROM session_book WHERE session IS NOT NULL ORDER BY ord"
+    ).fetchall():
+        if name in apart:
+            continue
+        try:
+            settlement.settlement(ledger.connection, name)
+        except LedgerError as exc:
+            out.append({"session": name, "error": str(exc)})
+    return out
 
 
 def _no_chips_left_to_none(ledger: Ledger, session: str | None) -> None:

@@ -87,6 +87,26 @@ def _to_show(state: HandState) -> bool:
     return any(p not in shown or "??" in hole[p] for p in live)
 
 
+def _after_payouts(state: HandState) -> str:
+    """The showdown's next step once a payout is recorded: more payouts or ``end``; first
+    ``returned PLAYER AMOUNT`` of each uncalled bet ``end`` would refuse to leave to nobody
+    (RULES.md §1.4: :func:`replay.payout_rules.returns_due`), then ``end`` alone when nothing
+    else is left unpaid: ``"next: returned Ann 50 (the uncalled bet, in no pot: RULES.md
+    §1.4), then end"``."""
+    from engine.settle import settle
+    from replay.payout_rules import returns_due
+    from replay.typed import as_typed
+
+    result = settle(state)
+    back, rest = returns_due(state, result)
+    if not back:
+        return "next: pay PLAYER AMOUNT or end"
+    words = ", ".join(f"returned {p} {as_typed(state, c)}" for p, c in back)
+    why = "the uncalled bet" if len(back) == 1 else "the uncalled bets"
+    then = "pay PLAYER AMOUNT, then end" if rest else "then end"
+    return f"next: {words} ({why}, in no pot: RULES.md §1.4), {then}"
+
+
 def next_step(state: HandState) -> str:
     """``"phase deal, next: d db CARDS (3 cards)"``: the phase and what it waits
     for (a deal, a discard, a declaration, the showdown); the phase alone when the engine
@@ -102,7 +122,7 @@ def next_step(state: HandState) -> str:
         step = _declare(state)
     elif phase == "showdown" and state.status == "open":
         if state.payouts:
-            step = "next: pay PLAYER AMOUNT or end"
+            step = _after_payouts(state)
         elif state.rake and state.rake == state.pot_total():  # nothing left to pay
             raked = format_amount(state.rake, state.started.unit.decimals)
             step = f"next: end (the rake of {raked} took the pot)"

@@ -599,26 +599,12 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
     each player is said in the notation only when they account
     for the whole shortfall and none of it was there ``before`` (a site's rake the file
     records is no player's due)."""
-    pot = state.pot_total()
-    paid = paid_by_player(state.payouts)
-    rake = hand_rake(state)
-    carried = max(result.carried, state.carried_out)
-    unpaid = pot - sum(paid.values()) - rake - carried
+    unpaid, due = _still_due(state, result)
     if unpaid <= 0:
         return 0, ""
-    marked = paid_by_player(state.payouts, returned=True)  # ``returned PLAYER AMOUNT``
-    due: list[tuple[str, str, int]] = []  # (notation word, player, chips) the rules still owe
-    for player in result.players:
-        # a plain payout pays the pots first, its chips beyond them his uncalled bet (PHH
-        # pays both as one): ``pay Bob 2`` of a pot of 2 leaves his uncalled 1 returned, not
-        # a payout to record (RULES.md §1.4)
-        won = result.awards.get(player, 0)
-        plain = paid.get(player, 0) - marked.get(player, 0)
-        back = result.returned.get(player, 0)
-        short_back = max(0, back - marked.get(player, 0) - max(0, plain - won))
-        short_won = max(0, won - plain)
-        due += [("returned", player, short_back)] * bool(short_back)
-        due += [("pay", player, short_won)] * bool(short_won)
+    pot = state.pot_total()
+    rake = hand_rake(state)
+    carried = max(result.carried, state.carried_out)
     a = partial(as_typed, state)  # amounts as the hand's actions are typed
 
     earlier = f" ({a(before)} before this correction)" if before else ""
@@ -638,6 +624,47 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
                     f"{a(unpaid)} would go to "
                     f"nobody{hint}; record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT "
                     "for an uncalled bet) first")
+
+
+def returns_due(state: HandState, result: Any) -> tuple[list[tuple[str, int]], int]:
+    """The uncalled bets ``end`` of a hand with payouts or a rake recorded still waits for
+    (RULES.md §1.4: returned, never in a pot nor raked), ``[(player, chips)]`` in the order of
+    ``result.players`` (``result``: :func:`engine.settle.settle` of ``state``), as the refusal
+    of a short ``end`` names them (``returned Ann 50``), and the chips beyond them still left
+    to nobody (0: recording those returns is all ``end`` waits for); ``([], 0)`` when its
+    payouts leave no chip to nobody."""
+    unpaid, due = _still_due(state, result)
+    if unpaid <= 0:
+        return [], 0
+    back = [(p, c) for w, p, c in due if w == "returned"]
+    return back, max(0, unpaid - sum(c for _, c in back))
+
+
+def _still_due(state: HandState, result: Any) -> tuple[int, list[tuple[str, str, int]]]:
+    """``(chips, due)``: the chips a hand that records payouts or a rake leaves to nobody
+    (the pot less the payouts, the rake and the chips carried on; 0 or less: none), and,
+    when some are, what the rules still owe each player in the notation, ``(word, player,
+    chips)``: ``returned`` of his uncalled bet, ``pay`` of what he won."""
+    pot = state.pot_total()
+    paid = paid_by_player(state.payouts)
+    carried = max(result.carried, state.carried_out)
+    unpaid = pot - sum(paid.values()) - hand_rake(state) - carried
+    if unpaid <= 0:
+        return unpaid, []
+    marked = paid_by_player(state.payouts, returned=True)  # ``returned PLAYER AMOUNT``
+    due: list[tuple[str, str, int]] = []  # (notation word, player, chips) the rules still owe
+    for player in result.players:
+        # a plain payout pays the pots first, its chips beyond them his uncalled bet (PHH
+        # pays both as one): ``pay Bob 2`` of a pot of 2 leaves his uncalled 1 returned, not
+        # a payout to record (RULES.md §1.4)
+        won = result.awards.get(player, 0)
+        plain = paid.get(player, 0) - marked.get(player, 0)
+        back = result.returned.get(player, 0)
+        short_back = max(0, back - marked.get(player, 0) - max(0, plain - won))
+        short_won = max(0, won - plain)
+        due += [("returned", player, short_back)] * bool(short_back)
+        due += [("pay", player, short_won)] * bool(short_won)
+    return unpaid, due
 
 
 def _paid_of(state: HandState, result: Any, chips: int, paid: int, rake: int = 0,

@@ -463,7 +463,8 @@ def test_a_pay_after_the_rake_beyond_the_pot_is_refused_naming_the_uncalled_bet(
             f"error: hand t1, action '{action}': the pots hold 5 (Ann's uncalled bet of 8 is "
             "returned to Ann, it is in no pot; RULES.md §1.2-1.4), 1 raked, 4 of them paid: "
             "nothing more can be paid out of them; Ann's uncalled bet is paid back with "
-            "`returned Ann 8`; now: phase no showdown, next: pay PLAYER AMOUNT or end\n")
+            "`returned Ann 8`; now: phase no showdown, next: returned Ann 8 (the uncalled "
+            "bet, in no pot: RULES.md §1.4), then end\n")
     for action in ("returned Ann 8", "end"):
         assert run("act", "t1", action).exit_code == 0, action
     assert _nets(run) == {"Ann": 2, "Bob": -1, "Cy": -2}

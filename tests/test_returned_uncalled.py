@@ -26,6 +26,9 @@ SHOWN = ("Ann sm AsKs", "Bob sm QhQd")
 RULE = "(RULES.md §1.4: only a bet nobody called is returned)"
 POT = "; chips won from a pot are paid with pay PLAYER AMOUNT"
 NEXT = "now: phase showdown, next: pay PLAYER AMOUNT or end"
+#: Ann's uncalled 50, 30 of it returned: the rest and the pot still to pay
+NEXT_BACK = ("now: phase showdown, next: returned Ann 20 (the uncalled bet, in no pot: "
+             "RULES.md §1.4), pay PLAYER AMOUNT, then end")
 
 
 def _hand(db: Path, hand: str, seats: str, *actions: str) -> None:
@@ -82,10 +85,10 @@ def test_no_more_than_the_uncalled_bet(tmp_path: Path) -> None:
     assert one_shot(db, "act", "p2", "returned Ann 30")[0] == 0
     assert _refused(db, "act", "p2", "returned Ann 21") == (
         f"error: hand p2, action 'returned Ann 21': Ann's uncalled bet is 50, but 51 (30 of "
-        f"them already) would be returned to Ann {RULE}{POT}; {NEXT}\n")
+        f"them already) would be returned to Ann {RULE}{POT}; {NEXT_BACK}\n")
     assert _refused(db, "act", "p2", "returned Bob 1") == (
         f"error: hand p2, action 'returned Bob 1': Bob has no uncalled bet, but 1 would be "
-        f"returned to Bob {RULE}{POT}; {NEXT}\n")
+        f"returned to Bob {RULE}{POT}; {NEXT_BACK}\n")
     for action in ("returned Ann 20", "pay Ann 100", "end"):
         assert one_shot(db, "act", "p2", action)[0] == 0
     assert one_shot(db, "audit")[:2] == (

@@ -64,8 +64,8 @@ def test_a_payout_may_not_take_an_uncalled_bet_for_the_pots(run, db, shown) -> N
     for action in ("pay Cy 8", "pay Cy 1"):
         assert _refused(run, db, "act", "u1", action) == (
             f"error: hand u1, action '{action}': the pots hold 20 {ASIDE}, 20 of them paid: "
-            f"nothing more can be paid out of them {HINT}; now: phase showdown, next: pay "
-            "PLAYER AMOUNT or end\n")
+            f"nothing more can be paid out of them {HINT}; now: phase showdown, next: "
+            "returned Ann 8 (the uncalled bet, in no pot: RULES.md §1.4), then end\n")
     # Ann's own 8 back is no chip of the pots; then the hand ends with all 28 paid
     _play(run, "returned Ann 8", "end")
     assert _nets(run) == {"Bob": 13, "Ann": -7, "Cy": -6}

@@ -132,8 +132,9 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
 def book_warnings(ledger: Any, state: Any, session: str, hand: str, started: Any,
                    played: set[str], names: dict[str, str]) -> list[str]:
     """The ``warning:`` lines of :func:`start_hand` in a session: a seated player with no
-    buy-in there, cashed out and not bought in since, starting his first hand there above his
-    buy-ins, or whose stack does not follow the books (:func:`stacks_not_followed`)."""
+    buy-in there, cashed out and not bought in since, starting his first hand there above or
+    below his buy-ins (docs/LIVE.md "A new player's buy-in and first stack"), or whose stack
+    does not follow the books (:func:`stacks_not_followed`)."""
     from replay.sessions.state import alias_group
 
     shown = labeller(ledger)
@@ -155,10 +156,12 @@ def book_warnings(ledger: Any, state: Any, session: str, hand: str, started: Any
                        f"(record it: `handledger buyin {shell_arg(session)} "
                        f"{shell_arg(seat.player)} CHIPS --before "
                        f"{shell_arg(hand)}`)")
-        elif not alias_group(ledger, seat.player, names) & played and seat.stack > bought:
+        elif not alias_group(ledger, seat.player, names) & played and seat.stack != bought:
             out.append(f"warning: {shown(seat.player)} starts hand {hand} with {seat.stack} "
                        f"but {shown(seat.player)}'s buy-ins in session {session} come to "
-                       f"{bought}")
+                       f"{bought}" + ("" if seat.stack > bought else
+                                      ": a stack counted short?; the audit's stack continuity "
+                                      "will name it"))
     return [*out, *stacks_not_followed(ledger, session, started, played, names, shown)]
 
 
