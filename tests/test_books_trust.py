@@ -243,9 +243,10 @@ def test_11_settle_subtracts_the_payments_made(run) -> None:  # noqa: ANN001
     assert "closed, settled" in run("session", "list").output
 
 
-def test_12_a_session_has_one_unit(run) -> None:  # noqa: ANN001
+def test_12_a_session_has_one_unit(run, tmp_path: Path) -> None:  # noqa: ANN001
     """HandHQ hands written in dollars with cents go into a session of 1-cent chips exactly,
-    and a session of quarter chips refuses the hands that do not convert."""
+    and a session of quarter chips refuses the hands that do not convert; once they are
+    held, they are known (in the ledger already), whatever the chip of the session named."""
     from ledger.formats.phh.read import read_phh
     from replay.build import events_from_phh
     from replay.fold import replay_events
@@ -265,6 +266,18 @@ def test_12_a_session_has_one_unit(run) -> None:  # noqa: ANN001
     assert money == want
     run("session", "open", "quarters", "--chip-value", "0.25", "--currency", "USD")
     out = run("import", "--session", "quarters", str(path))
+    # held in session hq: known whatever the chip of the session named, nothing written
+    assert out.exit_code == 0 and out.output.startswith(
+        "imported 0 hand(s) (0 events) from 1 file(s); 21 already in the ledger (they stay"
+        " outside session quarters); 0 rejected")
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    other = ["--db", str(tmp_path / "quarters.duckdb")]
+    CliRunner().invoke(cli, [*other, "session", "open", "quarters", "--chip-value", "0.25",
+                             "--currency", "USD"])
+    out = CliRunner().invoke(cli, [*other, "import", "--session", "quarters", str(path)])
     assert out.exit_code == 2 and "never rounded" in out.output
 
 
