@@ -103,42 +103,22 @@ def _converted(read: FileRead, b: Batch, as_stored: set[str],
 
 
 def held_as_read(ledger: Any, batches: list[Batch]) -> set[str]:
-    """The hands of ``batches`` (each a hand's whole stream, no correction or void among its
-    rows) that the ledger holds under their id as read: the first row stored with the same
-    source key (and, where both record one, the same digest of the hand's lines), or the same
-    start and original events (:func:`replay.ingest.stored_copy.first_difference`), and not
-    cut off (:mod:`replay.ingest.completing`). Such a hand is known whatever the chip of the
-    session the import names: nothing of it is written (docs/IMPORTING.md, "The import's
-    summary line"). Two queries at most; none when ``batches`` is empty."""
-    import json
+    """The hands of ``batches`` (read from the file, unconverted) that the ledger holds
+    already, known as the write step knows a copy of a stored hand
+    (:func:`replay.ingest.known_hands.drop_known_hands`: the same source, or the same
+    original events, a copy in another session's chips compared in the stored ones). Such a
+    hand is known whatever the chip of the session the import names: nothing of it is
+    written (docs/IMPORTING.md, "The import's summary line"). No query when ``batches`` is
+    empty."""
+    from ledger.store.streams import head_position
+    from replay.ingest.known_hands import drop_known_hands
 
-    from replay.ingest import completing
-    from replay.ingest.stored_copy import LATER, first_difference, original_rows, same_start
-
-    mine = {b.hand_id: b for b in batches if b.is_hand and b.hand_id is not None and b.events
-            and b.events[0].type == "hand_started"
-            and not any(e.type in LATER for e in b.events)}
-    if not mine:
+    if not batches:
         return set()
-    rows = original_rows(ledger, list(mine))
-    keys = dict(ledger.query("SELECT hand_id, source_key FROM events WHERE seq = 1"
-                             " AND hand_id IN (SELECT UNNEST(?))", [list(rows)]))
-    cut = completing.cut_hands(ledger, list(rows))
-    held = set()
-    for hand, stored in rows.items():
-        b = mine[hand]
-        assert b.events is not None
-        if hand in cut or not stored or stored[0][0] != 1:
-            continue
-        theirs = (json.loads(stored[0][1]).get("source") or {}).get("text_digest")
-        digest = (b.events[0].source or {}).get("text_digest")
-        if b.source_key is not None and b.source_key == keys.get(hand) and (
-                digest is None or theirs is None or digest == theirs):
-            held.add(hand)
-        elif same_start(b.events[0], stored[0][1]) and first_difference(b.events,
-                                                                         stored) is None:
-            held.add(hand)
-    return held
+    # closed: a longer copy of a closed session's hand is not refused here, only not known
+    kept, _, _ = drop_known_hands(ledger, batches, upto=head_position(ledger), closed=True)
+    return {b.hand_id for b in kept if b.is_hand and b.events is None
+            and b.hand_id is not None}
 
 
 def _stored_so(ledger: Any, batches: list[Batch], unit: Callable[[str], Any]) -> set[str]:
